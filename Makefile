@@ -1,0 +1,106 @@
+# fds_example: the Linux 4.4 persistent-BPF-objects sample, standalone.
+# `make help` lists the targets.
+
+CC       ?= cc
+CLANG    ?= clang
+CFLAGS   ?= -O2 -g
+WARNINGS := -Wall -Wextra -Werror
+CPPFLAGS += -I.
+LDLIBS   := -lelf
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_CFLAGS := -O2 -target bpf -Wall -Werror -idirafter /usr/include/$(MULTIARCH)
+
+# SANITIZE=1: ASan and UBSan everywhere; VALGRIND=1: CLI scenarios under memcheck.
+ifeq ($(SANITIZE),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+CACHE        ?= .cache
+KSELFTEST_DIR ?= $(CACHE)/kselftest
+PREFIX       ?= /usr/local
+BPFFS        ?=
+
+LIB_OBJS := libbpf.o bpf_load.o
+TEST_SRCS := $(wildcard tests/*.c)
+TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS)) tests/bin/compat_2015
+TEST_OBJS := tests/bin/two_progs_kern.o
+FLAGS_STAMP := .build-flags
+
+.PHONY: all deps check check-vm demo fuzz bench install clean help FORCE
+
+all: fds_example sockex1_kern.o
+
+deps:
+	@scripts/deps.sh build
+
+# Objects are rebuilt when the flags change (SANITIZE=1 and back).
+$(FLAGS_STAMP): FORCE
+	@echo '$(CC) $(CFLAGS) $(LDFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS) $(LDFLAGS)' > $@
+
+%.o: %.c $(FLAGS_STAMP) | deps
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -c -o $@ $<
+
+libbpf.o: libbpf.h
+bpf_load.o: bpf_load.h libbpf.h
+fds_example.o: bpf_load.h libbpf.h
+
+fds_example: fds_example.o $(LIB_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+sockex1_kern.o: sockex1_kern.c | deps
+	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+$(KSELFTEST_DIR)/kselftest_harness.h:
+	@scripts/deps.sh check
+	scripts/fetch-kselftest.sh $(CACHE)
+
+tests/bin/%: tests/%.c $(LIB_OBJS) tests/bpffs_fixture.h $(KSELFTEST_DIR)/kselftest_harness.h
+	@mkdir -p tests/bin
+	$(CC) $(CPPFLAGS) -I$(KSELFTEST_DIR) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+# Written the way 2015-era samples were, against the unchanged interface.
+tests/bin/compat_2015: tests/compat/sample_2015.c $(LIB_OBJS)
+	@mkdir -p tests/bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+tests/bin/%_kern.o: tests/objects/%_kern.c | deps
+	@mkdir -p tests/bin
+	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+check: all $(TEST_BINS) $(TEST_OBJS)
+	@scripts/deps.sh check
+	@VALGRIND=$(VALGRIND) tests/run.sh
+
+demo: all
+	@scripts/demo.sh $(BPFFS)
+
+check-vm: all $(TEST_BINS) $(TEST_OBJS)
+	@scripts/deps.sh check vm
+	@vm/check-vm.sh
+
+fuzz:
+	@$(MAKE) -C fuzz run
+
+bench: all
+	@scripts/deps.sh bench
+	@bench/run.sh
+
+install: all
+	install -D -m 0755 fds_example $(DESTDIR)$(PREFIX)/bin/fds_example
+	install -D -m 0644 fds_example.8 $(DESTDIR)$(PREFIX)/share/man/man8/fds_example.8
+	install -D -m 0644 sockex1_kern.o $(DESTDIR)$(PREFIX)/share/fds_example/sockex1_kern.o
+
+clean:
+	rm -rf *.o fds_example tests/bin $(FLAGS_STAMP) build
+	@$(MAKE) -s -C fuzz clean
+
+help:
+	@echo 'make              build fds_example and sockex1_kern.o'
+	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
+	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'
+	@echo 'make check-vm     run the suite in QEMU on Debian 6.1 and 6.12 kernels (KERNEL=bzImage ... to choose)'
+	@echo 'make fuzz         fuzz the ELF loader for FUZZ_SECONDS (default 60)'
+	@echo 'make bench        print the benchmark table'
+	@echo 'make install      install binary, man page and sockex1_kern.o (PREFIX, DESTDIR)'
+	@echo 'make clean        remove build outputs (the download cache stays)'

@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ELF loader for BPF objects in the legacy "maps" layout. The file is trusted
+ * for nothing: every offset, size, index and count is checked before use.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <libelf.h>
+#include <gelf.h>
+
+#include "bpf_load.h"
+#include "libbpf.h"
+
+#ifndef EM_BPF
+#define EM_BPF 247
+#endif
+#ifndef R_BPF_64_64
+#define R_BPF_64_64 1
+#endif
+
+/* The verifier's own ceiling on program size. */
+#define MAX_INSNS 1000000
+/* Objects are a few KiB; refuse to slurp anything absurd. */
+#define MAX_OBJECT_SIZE (64 << 20)
+
+#define LD_IMM64_CODE (BPF_LD | BPF_IMM | BPF_DW)
+
+int map_fd[MAX_MAPS];
+int prog_fd[MAX_PROGS];
+int map_cnt;
+int prog_cnt;
+
+/* The sections that matter, by index; 0 means absent. */
+struct sections {
+	size_t shnum;
+	size_t license;
+	size_t version;
+	size_t maps;
+	size_t symtab;
+	size_t strtab;
+	size_t nsyms;
+	Elf_Data *syms;
+	/* Program number of each section index, or -1. */
+	int *prog_of;
+};
+
+static void plan_error(struct bpf_object_plan *plan, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void plan_error(struct bpf_object_plan *plan, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(plan->err, sizeof(plan->err), fmt, ap);
+	va_end(ap);
+}
+
+/* Copies a name from the file, readable in a message whatever its bytes. */
+static void copy_name(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && src[i]; i++)
+		dst[i] = (src[i] > ' ' && src[i] < 0x7f) ? src[i] : '?';
+	dst[i] = '\0';
+}
+
+static int section_data(Elf_Scn *scn, const GElf_Shdr *shdr, Elf_Data **out)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+
+	if (!data || !data->d_buf || data->d_size != shdr->sh_size ||
+	    elf_getdata(scn, data) != NULL)
+		return -1;
+	*out = data;
+	return 0;
+}
+
+static int read_section(Elf *elf, size_t idx, GElf_Shdr *shdr,
+			Elf_Data **data)
+{
+	Elf_Scn *scn = elf_getscn(elf, idx);
+
+	if (!scn || !gelf_getshdr(scn, shdr))
+		return -1;
+	return section_data(scn, shdr, data);
+}
+
+static int check_header(Elf *elf, struct bpf_object_plan *plan)
+{
+	GElf_Ehdr ehdr;
+	char *ident;
+	size_t n;
+
+	if (elf_kind(elf) != ELF_K_ELF) {
+		plan_error(plan, "not an ELF file");
+		return -1;
+	}
+	ident = elf_getident(elf, &n);
+	if (!ident || n < EI_NIDENT) {
+		plan_error(plan, "truncated ELF identification");
+		return -1;
+	}
+	if (ident[EI_CLASS] != ELFCLASS64) {
+		plan_error(plan, "ELF class %d, BPF objects are 64-bit",
+			   ident[EI_CLASS]);
+		return -1;
+	}
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (ident[EI_DATA] != ELFDATA2LSB) {
+		plan_error(plan, "not little-endian like this machine");
+		return -1;
+	}
+#else
+	if (ident[EI_DATA] != ELFDATA2MSB) {
+		plan_error(plan, "not big-endian like this machine");
+		return -1;
+	}
+#endif
+	if (!gelf_getehdr(elf, &ehdr)) {
+		plan_error(plan, "bad ELF header: %s", elf_errmsg(-1));
+		return -1;
+	}
+	if (ehdr.e_machine != EM_BPF) {
+		plan_error(plan, "machine %u is not BPF (%u)", ehdr.e_machine,
+			   EM_BPF);
+		return -1;
+	}
+	if (ehdr.e_type != ET_REL) {
+		plan_error(plan, "ELF type %u is not a relocatable object",
+			   ehdr.e_type);
+		return -1;
+	}
+	return 0;
+}
+
+static int add_prog(struct sections *s, size_t idx, const char *name,
+		    const GElf_Shdr *shdr, Elf_Data *data,
+		    struct bpf_object_plan *plan)
+{
+	struct bpf_prog_spec *prog;
+	char shown[BPF_LOAD_NAME_LEN];
+
+	copy_name(shown, sizeof(shown), name);
+	if (strncmp(name, "socket", 6) != 0) {
+		plan_error(plan, "unsupported section '%s' (only socket* programs)",
+			   shown);
+		return -1;
+	}
+	if (shdr->sh_type != SHT_PROGBITS || shdr->sh_size % sizeof(struct bpf_insn)) {
+		plan_error(plan, "section '%s': size %llu is not whole instructions",
+			   shown, (unsigned long long)shdr->sh_size);
+		return -1;
+	}
+	if (shdr->sh_size / sizeof(struct bpf_insn) > MAX_INSNS) {
+		plan_error(plan, "section '%s': more than %d instructions",
+			   shown, MAX_INSNS);
+		return -1;
+	}
+	if (plan->prog_cnt >= MAX_PROGS) {
+		plan_error(plan, "more than %d programs", MAX_PROGS);
+		return -1;
+	}
+
+	prog = &plan->progs[plan->prog_cnt];
+	prog->insns = malloc(shdr->sh_size);
+	if (!prog->insns) {
+		plan_error(plan, "out of memory");
+		return -1;
+	}
+	memcpy(prog->insns, data->d_buf, shdr->sh_size);
+	prog->insn_cnt = shdr->sh_size / sizeof(struct bpf_insn);
+	prog->type = BPF_PROG_TYPE_SOCKET_FILTER;
+	copy_name(prog->name, sizeof(prog->name), name);
+	s->prog_of[idx] = plan->prog_cnt++;
+	return 0;
+}
+
+/* Pass 1: find the sections that matter; copy programs out. */
+static int scan_sections(Elf *elf, struct sections *s,
+			 struct bpf_object_plan *plan, size_t size)
+{
+	size_t shstrndx, idx;
+
+	if (elf_getshdrnum(elf, &s->shnum) || s->shnum == 0) {
+		plan_error(plan, "no section headers");
+		return -1;
+	}
+	if (elf_getshdrstrndx(elf, &shstrndx) || shstrndx == 0 ||
+	    shstrndx >= s->shnum) {
+		plan_error(plan, "section name table index out of range");
+		return -1;
+	}
+	s->prog_of = malloc(s->shnum * sizeof(*s->prog_of));
+	if (!s->prog_of) {
+		plan_error(plan, "out of memory");
+		return -1;
+	}
+	for (idx = 0; idx < s->shnum; idx++)
+		s->prog_of[idx] = -1;
+
+	for (idx = 1; idx < s->shnum; idx++) {
+		Elf_Scn *scn = elf_getscn(elf, idx);
+		Elf_Data *data;
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!scn || !gelf_getshdr(scn, &shdr)) {
+			plan_error(plan, "section %zu: bad header", idx);
+			return -1;
+		}
+		if (shdr.sh_type != SHT_NOBITS &&
+		    (shdr.sh_offset > size || shdr.sh_size > size - shdr.sh_offset)) {
+			plan_error(plan, "section %zu: offset %llu size %llu past the end of the file (%zu bytes)",
+				   idx, (unsigned long long)shdr.sh_offset,
+				   (unsigned long long)shdr.sh_size, size);
+			return -1;
+		}
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name) {
+			plan_error(plan, "section %zu: name offset %u out of range",
+				   idx, shdr.sh_name);
+			return -1;
+		}
+
+		if (shdr.sh_type == SHT_SYMTAB) {
+			if (s->symtab) {
+				plan_error(plan, "more than one symbol table");
+				return -1;
+			}
+			s->symtab = idx;
+		} else if (strcmp(name, "license") == 0) {
+			s->license = idx;
+		} else if (strcmp(name, "version") == 0) {
+			s->version = idx;
+		} else if (strcmp(name, "maps") == 0) {
+			s->maps = idx;
+		} else if ((shdr.sh_flags & SHF_EXECINSTR) && shdr.sh_size) {
+			if (section_data(scn, &shdr, &data)) {
+				plan_error(plan, "section %zu: cannot read its data", idx);
+				return -1;
+			}
+			if (add_prog(s, idx, name, &shdr, data, plan))
+				return -1;
+		}
+	}
+	if (plan->prog_cnt == 0) {
+		plan_error(plan, "no program section (socket*)");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_license_version(Elf *elf, struct sections *s,
+				 struct bpf_object_plan *plan)
+{
+	GElf_Shdr shdr;
+	Elf_Data *data;
+
+	if (s->license) {
+		if (read_section(elf, s->license, &shdr, &data)) {
+			plan_error(plan, "license section: cannot read it");
+			return -1;
+		}
+		if (!memchr(data->d_buf, '\0', data->d_size)) {
+			plan_error(plan, "license is not NUL-terminated");
+			return -1;
+		}
+		if (strlen(data->d_buf) >= sizeof(plan->license)) {
+			plan_error(plan, "license longer than %zu bytes",
+				   sizeof(plan->license) - 1);
+			return -1;
+		}
+		strcpy(plan->license, data->d_buf);
+	}
+	if (s->version) {
+		if (read_section(elf, s->version, &shdr, &data) ||
+		    data->d_size != sizeof(__u32)) {
+			plan_error(plan, "version section is not one 32-bit word");
+			return -1;
+		}
+		memcpy(&plan->kern_version, data->d_buf, sizeof(__u32));
+	}
+	return 0;
+}
+
+static int parse_symtab(Elf *elf, struct sections *s,
+			struct bpf_object_plan *plan)
+{
+	GElf_Shdr shdr;
+
+	if (!s->symtab)
+		return 0;
+	if (read_section(elf, s->symtab, &shdr, &s->syms) ||
+	    shdr.sh_entsize != sizeof(Elf64_Sym) ||
+	    shdr.sh_size % sizeof(Elf64_Sym)) {
+		plan_error(plan, "symbol table: bad size or entry size");
+		return -1;
+	}
+	if (shdr.sh_link == 0 || shdr.sh_link >= s->shnum) {
+		plan_error(plan, "symbol table: string table index %u out of range",
+			   shdr.sh_link);
+		return -1;
+	}
+	s->strtab = shdr.sh_link;
+	s->nsyms = shdr.sh_size / sizeof(Elf64_Sym);
+	return 0;
+}
+
+static int get_sym(struct sections *s, size_t idx, GElf_Sym *sym)
+{
+	if (idx >= s->nsyms || !gelf_getsym(s->syms, idx, sym))
+		return -1;
+	return 0;
+}
+
+/*
+ * The "maps" section is an array of definitions, four u32 in 2015, five once
+ * map_flags was added. The file does not say which: the number of map symbols
+ * does, since each definition has one.
+ */
+static int parse_maps(Elf *elf, struct sections *s,
+		      struct bpf_object_plan *plan)
+{
+	unsigned int seen[MAX_MAPS] = { 0 };
+	size_t nmaps = 0, i, def_size;
+	GElf_Shdr shdr;
+	Elf_Data *data;
+
+	if (!s->maps)
+		return 0;
+	if (read_section(elf, s->maps, &shdr, &data)) {
+		plan_error(plan, "maps section: cannot read it");
+		return -1;
+	}
+	if (shdr.sh_size == 0)
+		return 0;
+	if (!s->symtab) {
+		plan_error(plan, "maps section but no symbol table");
+		return -1;
+	}
+
+	for (i = 1; i < s->nsyms; i++) {
+		GElf_Sym sym;
+
+		if (get_sym(s, i, &sym)) {
+			plan_error(plan, "symbol %zu: cannot read it", i);
+			return -1;
+		}
+		if (sym.st_shndx == s->maps &&
+		    GELF_ST_TYPE(sym.st_info) != STT_SECTION)
+			nmaps++;
+	}
+	if (nmaps == 0) {
+		plan_error(plan, "maps section has no map symbols");
+		return -1;
+	}
+	if (nmaps > MAX_MAPS) {
+		plan_error(plan, "%zu maps, at most %d", nmaps, MAX_MAPS);
+		return -1;
+	}
+	def_size = shdr.sh_size / nmaps;
+	if (shdr.sh_size % nmaps || (def_size != 16 && def_size != 20)) {
+		plan_error(plan, "maps section of %llu bytes fits no definition size for %zu maps (16 or 20 bytes each)",
+			   (unsigned long long)shdr.sh_size, nmaps);
+		return -1;
+	}
+	plan->map_def_size = def_size;
+	plan->map_cnt = nmaps;
+
+	for (i = 1; i < s->nsyms; i++) {
+		struct bpf_map_spec *map;
+		unsigned int def[5] = { 0 };
+		const char *name;
+		size_t slot;
+		GElf_Sym sym;
+
+		if (get_sym(s, i, &sym)) {
+			plan_error(plan, "symbol %zu: cannot read it", i);
+			return -1;
+		}
+		if (sym.st_shndx != s->maps ||
+		    GELF_ST_TYPE(sym.st_info) == STT_SECTION)
+			continue;
+		if (sym.st_value % def_size || sym.st_value >= shdr.sh_size ||
+		    (sym.st_size && sym.st_size != def_size)) {
+			plan_error(plan, "map symbol %zu at offset %llu size %llu is not one whole definition",
+				   i, (unsigned long long)sym.st_value,
+				   (unsigned long long)sym.st_size);
+			return -1;
+		}
+		slot = sym.st_value / def_size;
+		if (seen[slot]++) {
+			plan_error(plan, "two map symbols at offset %llu",
+				   (unsigned long long)sym.st_value);
+			return -1;
+		}
+		map = &plan->maps[slot];
+		name = elf_strptr(elf, s->strtab, sym.st_name);
+		if (!name) {
+			plan_error(plan, "map symbol %zu: name out of range", i);
+			return -1;
+		}
+		copy_name(map->name, sizeof(map->name), name);
+		memcpy(def, (const char *)data->d_buf + sym.st_value, def_size);
+		map->type = def[0];
+		map->key_size = def[1];
+		map->value_size = def[2];
+		map->max_entries = def[3];
+		map->map_flags = def[4];
+	}
+	return 0;
+}
+
+/* Which map a relocation's symbol names, or -1. */
+static int reloc_map(struct sections *s, struct bpf_object_plan *plan,
+		     const GElf_Sym *sym, const struct bpf_insn *insn)
+{
+	unsigned long long off = sym->st_value;
+
+	/* Against the section symbol, the offset travels in the immediate. */
+	if (GELF_ST_TYPE(sym->st_info) == STT_SECTION)
+		off += (unsigned int)insn->imm;
+	if (!s->maps || sym->st_shndx != s->maps || plan->map_cnt == 0)
+		return -1;
+	if (off % plan->map_def_size ||
+	    off / plan->map_def_size >= plan->map_cnt)
+		return -1;
+	return off / plan->map_def_size;
+}
+
+static int parse_rel_section(Elf *elf, struct sections *s, size_t idx,
+			     const GElf_Shdr *shdr,
+			     struct bpf_object_plan *plan)
+{
+	struct bpf_prog_spec *prog;
+	GElf_Shdr copy;
+	Elf_Data *data;
+	size_t i, nrels;
+
+	if (shdr->sh_info >= s->shnum) {
+		plan_error(plan, "relocation section %zu: target section %u out of range",
+			   idx, shdr->sh_info);
+		return -1;
+	}
+	if (s->prog_of[shdr->sh_info] < 0)
+		return 0;	/* debug info and the like */
+	prog = &plan->progs[s->prog_of[shdr->sh_info]];
+
+	if (shdr->sh_type == SHT_RELA) {
+		plan_error(plan, "section '%s': RELA relocations are not supported",
+			   prog->name);
+		return -1;
+	}
+	if (prog->relocs) {
+		plan_error(plan, "section '%s': more than one relocation section",
+			   prog->name);
+		return -1;
+	}
+	if (!s->symtab || shdr->sh_link != s->symtab) {
+		plan_error(plan, "relocation section %zu: symbol table index %u is not the symbol table",
+			   idx, shdr->sh_link);
+		return -1;
+	}
+	if (shdr->sh_entsize != sizeof(Elf64_Rel) ||
+	    shdr->sh_size % sizeof(Elf64_Rel)) {
+		plan_error(plan, "relocation section %zu: bad size or entry size",
+			   idx);
+		return -1;
+	}
+	if (read_section(elf, idx, &copy, &data)) {
+		plan_error(plan, "relocation section %zu: cannot read it", idx);
+		return -1;
+	}
+	nrels = shdr->sh_size / sizeof(Elf64_Rel);
+	if (nrels == 0)
+		return 0;
+	prog->relocs = calloc(nrels, sizeof(*prog->relocs));
+	if (!prog->relocs) {
+		plan_error(plan, "out of memory");
+		return -1;
+	}
+
+	for (i = 0; i < nrels; i++) {
+		struct bpf_reloc_spec *rel = &prog->relocs[prog->reloc_cnt];
+		struct bpf_insn *insn;
+		size_t symidx, insn_idx;
+		GElf_Rel r;
+		GElf_Sym sym;
+		int map;
+
+		if (!gelf_getrel(data, i, &r)) {
+			plan_error(plan, "relocation %zu of '%s': cannot read it",
+				   i, prog->name);
+			return -1;
+		}
+		if (GELF_R_TYPE(r.r_info) != R_BPF_64_64) {
+			plan_error(plan, "relocation %zu of '%s': type %llu is not R_BPF_64_64",
+				   i, prog->name,
+				   (unsigned long long)GELF_R_TYPE(r.r_info));
+			return -1;
+		}
+		if (r.r_offset % sizeof(struct bpf_insn) ||
+		    r.r_offset / sizeof(struct bpf_insn) + 1 >= prog->insn_cnt) {
+			plan_error(plan, "relocation %zu of '%s': offset %llu is not an instruction with room for LD_IMM64",
+				   i, prog->name,
+				   (unsigned long long)r.r_offset);
+			return -1;
+		}
+		insn_idx = r.r_offset / sizeof(struct bpf_insn);
+		insn = &prog->insns[insn_idx];
+		if (insn->code != LD_IMM64_CODE) {
+			plan_error(plan, "relocation %zu of '%s': instruction %zu (code 0x%02x) is not LD_IMM64",
+				   i, prog->name, insn_idx, insn->code);
+			return -1;
+		}
+		symidx = GELF_R_SYM(r.r_info);
+		if (symidx == 0 || get_sym(s, symidx, &sym)) {
+			plan_error(plan, "relocation %zu of '%s': symbol %zu out of range (%zu symbols)",
+				   i, prog->name, symidx, s->nsyms);
+			return -1;
+		}
+		map = reloc_map(s, plan, &sym, insn);
+		if (map < 0) {
+			plan_error(plan, "relocation %zu of '%s': symbol %zu is not a map definition",
+				   i, prog->name, symidx);
+			return -1;
+		}
+		rel->insn = insn_idx;
+		rel->map = map;
+		prog->reloc_cnt++;
+	}
+	return 0;
+}
+
+static int parse_relocs(Elf *elf, struct sections *s,
+			struct bpf_object_plan *plan)
+{
+	size_t idx;
+
+	for (idx = 1; idx < s->shnum; idx++) {
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(elf_getscn(elf, idx), &shdr))
+			return -1;
+		if (shdr.sh_type != SHT_REL && shdr.sh_type != SHT_RELA)
+			continue;
+		if (parse_rel_section(elf, s, idx, &shdr, plan))
+			return -1;
+	}
+	return 0;
+}
+
+int bpf_object_parse(const void *image, size_t size,
+		     struct bpf_object_plan *plan)
+{
+	struct sections s;
+	char *copy = NULL;
+	Elf *elf = NULL;
+	int ret = -1;
+
+	memset(plan, 0, sizeof(*plan));
+	memset(&s, 0, sizeof(s));
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		plan_error(plan, "libelf: %s", elf_errmsg(-1));
+		return -1;
+	}
+	if (size < EI_NIDENT) {
+		plan_error(plan, size ? "too short for an ELF file (%zu bytes)" :
+			   "empty file", size);
+		return -1;
+	}
+	/* libelf may convert data in place; never in the caller's buffer. */
+	copy = malloc(size);
+	if (!copy) {
+		plan_error(plan, "out of memory");
+		return -1;
+	}
+	memcpy(copy, image, size);
+	elf = elf_memory(copy, size);
+	if (!elf) {
+		plan_error(plan, "libelf: %s", elf_errmsg(-1));
+		goto out;
+	}
+
+	if (check_header(elf, plan) ||
+	    scan_sections(elf, &s, plan, size) ||
+	    parse_license_version(elf, &s, plan) ||
+	    parse_symtab(elf, &s, plan) ||
+	    parse_maps(elf, &s, plan) ||
+	    parse_relocs(elf, &s, plan))
+		goto out;
+	ret = 0;
+out:
+	if (ret && !plan->err[0])
+		plan_error(plan, "malformed ELF: %s", elf_errmsg(-1));
+	free(s.prog_of);
+	if (elf)
+		elf_end(elf);
+	free(copy);
+	return ret;
+}
+
+void bpf_object_plan_free(struct bpf_object_plan *plan)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_PROGS; i++) {
+		free(plan->progs[i].insns);
+		free(plan->progs[i].relocs);
+		plan->progs[i].insns = NULL;
+		plan->progs[i].relocs = NULL;
+	}
+}
+
+static void close_fds(int *fds, unsigned int cnt)
+{
+	unsigned int i;
+
+	for (i = 0; i < cnt; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		fds[i] = -1;
+	}
+}
+
+int bpf_object_load(struct bpf_object_plan *plan, int *map_fds, int *prog_fds)
+{
+	unsigned int i, j;
+	int saved;
+
+	bpf_log_buf[0] = '\0';
+	for (i = 0; i < plan->map_cnt; i++)
+		map_fds[i] = -1;
+	for (i = 0; i < plan->prog_cnt; i++)
+		prog_fds[i] = -1;
+
+	for (i = 0; i < plan->map_cnt; i++) {
+		const struct bpf_map_spec *m = &plan->maps[i];
+
+		map_fds[i] = bpf_create_map_flags(m->type, m->key_size,
+						  m->value_size, m->max_entries,
+						  m->map_flags);
+		if (map_fds[i] < 0) {
+			plan_error(plan, "cannot create map %u '%s': %s", i,
+				   m->name, strerror(errno));
+			goto fail;
+		}
+	}
+
+	for (i = 0; i < plan->prog_cnt; i++) {
+		struct bpf_prog_spec *p = &plan->progs[i];
+
+		for (j = 0; j < p->reloc_cnt; j++) {
+			struct bpf_insn *insn = &p->insns[p->relocs[j].insn];
+
+			insn->src_reg = BPF_PSEUDO_MAP_FD;
+			insn->imm = map_fds[p->relocs[j].map];
+		}
+		prog_fds[i] = bpf_prog_load(p->type, p->insns,
+					    p->insn_cnt * sizeof(struct bpf_insn),
+					    plan->license, plan->kern_version);
+		if (prog_fds[i] < 0) {
+			plan_error(plan, "program '%s' was not loaded: %s",
+				   p->name, strerror(errno));
+			goto fail;
+		}
+	}
+	return 0;
+
+fail:
+	saved = errno;
+	close_fds(prog_fds, plan->prog_cnt);
+	close_fds(map_fds, plan->map_cnt);
+	errno = saved;
+	return -1;
+}
+
+static int read_object(int fd, const char *path, char **image, size_t *size)
+{
+	struct stat st;
+	size_t done = 0;
+	char *buf;
+
+	if (fstat(fd, &st) < 0) {
+		fprintf(stderr, "bpf_load: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "bpf_load: %s: not a regular file\n", path);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	if (st.st_size == 0 || st.st_size > MAX_OBJECT_SIZE) {
+		fprintf(stderr, "bpf_load: %s: %s\n", path, st.st_size ?
+			"larger than 64 MiB, not a BPF object" : "empty file");
+		errno = ENOEXEC;
+		return -1;
+	}
+	buf = malloc(st.st_size);
+	if (!buf) {
+		fprintf(stderr, "bpf_load: %s: out of memory\n", path);
+		errno = ENOMEM;
+		return -1;
+	}
+	while (done < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + done, st.st_size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "bpf_load: %s: %s\n", path,
+				n ? strerror(errno) : "file shrank while read");
+			if (n == 0)
+				errno = EIO;
+			free(buf);
+			return -1;
+		}
+		done += n;
+	}
+	*image = buf;
+	*size = done;
+	return 0;
+}
+
+int load_bpf_file(char *path)
+{
+	struct bpf_object_plan *plan;
+	char *image = NULL;
+	size_t size = 0;
+	int fd, ret = -1, saved = 0;
+
+	map_cnt = 0;
+	prog_cnt = 0;
+
+	/* Opened first and closed last: the sample's fd numbers depend on it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		saved = errno;
+		fprintf(stderr, "bpf_load: cannot open %s: %s\n", path,
+			strerror(errno));
+		errno = saved;
+		return -1;
+	}
+
+	plan = calloc(1, sizeof(*plan));
+	if (!plan) {
+		fprintf(stderr, "bpf_load: out of memory\n");
+		saved = ENOMEM;
+		goto out;
+	}
+	if (read_object(fd, path, &image, &size)) {
+		saved = errno;
+		goto out;
+	}
+	if (bpf_object_parse(image, size, plan)) {
+		fprintf(stderr, "bpf_load: %s: %s\n", path, plan->err);
+		saved = ENOEXEC;
+		goto out;
+	}
+	if (bpf_object_load(plan, map_fd, prog_fd)) {
+		saved = errno;
+		fprintf(stderr, "bpf_load: %s: %s\n", path, plan->err);
+		if (bpf_log_buf[0])
+			fprintf(stderr, "bpf_load: verifier log:\n%s\n",
+				bpf_log_buf);
+		goto out;
+	}
+	map_cnt = plan->map_cnt;
+	prog_cnt = plan->prog_cnt;
+	ret = 0;
+out:
+	if (plan)
+		bpf_object_plan_free(plan);
+	free(plan);
+	free(image);
+	close(fd);
+	errno = saved;
+	return ret;
+}

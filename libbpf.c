@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf(2) wrappers for the samples. Each one zeroes the attr, fills the fields
+ * its command reads and returns what the kernel said; errors are -1 with errno
+ * set, and nothing here prints: the caller decides what a person sees.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+
+#include "libbpf.h"
+
+char bpf_log_buf[LOG_BUF_SIZE];
+
+static __u64 ptr_to_u64(const void *ptr)
+{
+	return (__u64)(unsigned long)ptr;
+}
+
+static int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr, unsigned int size)
+{
+	return syscall(__NR_bpf, cmd, attr, size);
+}
+
+int bpf_create_map_flags(enum bpf_map_type map_type, int key_size,
+			 int value_size, int max_entries, unsigned int flags)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = map_type;
+	attr.key_size = key_size;
+	attr.value_size = value_size;
+	attr.max_entries = max_entries;
+	attr.map_flags = flags;
+
+	return sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+}
+
+int bpf_create_map(enum bpf_map_type map_type, int key_size, int value_size,
+		   int max_entries)
+{
+	return bpf_create_map_flags(map_type, key_size, value_size,
+				    max_entries, 0);
+}
+
+static int map_elem_op(enum bpf_cmd cmd, int fd, const void *key,
+		       void *value, __u64 flags)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = ptr_to_u64(key);
+	attr.value = ptr_to_u64(value);
+	attr.flags = flags;
+
+	return sys_bpf(cmd, &attr, sizeof(attr));
+}
+
+int bpf_update_elem(int fd, void *key, void *value, unsigned long long flags)
+{
+	return map_elem_op(BPF_MAP_UPDATE_ELEM, fd, key, value, flags);
+}
+
+int bpf_lookup_elem(int fd, void *key, void *value)
+{
+	return map_elem_op(BPF_MAP_LOOKUP_ELEM, fd, key, value, 0);
+}
+
+int bpf_delete_elem(int fd, void *key)
+{
+	return map_elem_op(BPF_MAP_DELETE_ELEM, fd, key, NULL, 0);
+}
+
+int bpf_get_next_key(int fd, void *key, void *next_key)
+{
+	/* attr.next_key shares its slot with attr.value. */
+	return map_elem_op(BPF_MAP_GET_NEXT_KEY, fd, key, next_key, 0);
+}
+
+static int prog_load(enum bpf_prog_type prog_type,
+		     const struct bpf_insn *insns, int insn_len,
+		     const char *license, int kern_version, int with_log)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = prog_type;
+	attr.insns = ptr_to_u64(insns);
+	attr.insn_cnt = insn_len / sizeof(struct bpf_insn);
+	attr.license = ptr_to_u64(license);
+	attr.kern_version = kern_version;
+	if (with_log) {
+		attr.log_buf = ptr_to_u64(bpf_log_buf);
+		attr.log_size = LOG_BUF_SIZE;
+		attr.log_level = 1;
+	}
+
+	return sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
+/*
+ * The 2015 wrapper always asked for the verifier log. A verbose log can fill
+ * the buffer and turn a good program into an ENOSPC failure, so load quietly
+ * first and ask for the log only to explain a rejection.
+ */
+int bpf_prog_load(enum bpf_prog_type prog_type,
+		  const struct bpf_insn *insns, int insn_len,
+		  const char *license, int kern_version)
+{
+	int fd;
+
+	bpf_log_buf[0] = '\0';
+	if (insn_len < 0 || insn_len % sizeof(struct bpf_insn)) {
+		errno = EINVAL;
+		return -1;
+	}
+
+	fd = prog_load(prog_type, insns, insn_len, license, kern_version, 0);
+	if (fd >= 0)
+		return fd;
+
+	/* Only the verifier writes a log; other errors have nothing to add. */
+	if (errno != EACCES && errno != EINVAL)
+		return fd;
+
+	{
+		int saved = errno;
+
+		fd = prog_load(prog_type, insns, insn_len, license,
+			       kern_version, 1);
+		if (fd < 0 && errno == ENOSPC)
+			errno = saved;	/* the log overflowed, not the load */
+	}
+	bpf_log_buf[LOG_BUF_SIZE - 1] = '\0';
+	return fd;
+}
+
+int bpf_obj_pin(int fd, const char *pathname)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = ptr_to_u64(pathname);
+	attr.bpf_fd = fd;
+
+	return sys_bpf(BPF_OBJ_PIN, &attr, sizeof(attr));
+}
+
+int bpf_obj_get(const char *pathname)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = ptr_to_u64(pathname);
+
+	return sys_bpf(BPF_OBJ_GET, &attr, sizeof(attr));
+}
+
+int bpf_obj_get_info_by_fd(int fd, void *info, unsigned int *info_len)
+{
+	union bpf_attr attr;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = *info_len;
+	attr.info.info = ptr_to_u64(info);
+
+	ret = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+	if (ret == 0)
+		*info_len = attr.info.info_len;
+	return ret;
+}
+
+/*
+ * bpf(2) has no "what is this fd" command: BPF_OBJ_GET_INFO_BY_FD fills a map
+ * or a program layout depending on the fd, without saying which. The anon
+ * inode's name does say it, and has since bpf(2) appeared.
+ */
+int bpf_obj_kind(int fd)
+{
+	static const struct {
+		const char *link;
+		int kind;
+	} names[] = {
+		{ "anon_inode:bpf-map", BPF_OBJ_KIND_MAP },
+		{ "anon_inode:bpf-prog", BPF_OBJ_KIND_PROG },
+		{ "anon_inode:bpf_link", BPF_OBJ_KIND_LINK },
+	};
+	char path[64], target[64];
+	ssize_t len;
+	size_t i;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	len = readlink(path, target, sizeof(target) - 1);
+	if (len < 0)
+		return -1;
+	target[len] = '\0';
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(target, names[i].link) == 0)
+			return names[i].kind;
+	return BPF_OBJ_KIND_UNKNOWN;
+}
+
+const char *bpf_obj_kind_name(int kind)
+{
+	switch (kind) {
+	case BPF_OBJ_KIND_MAP:
+		return "a map";
+	case BPF_OBJ_KIND_PROG:
+		return "a program";
+	case BPF_OBJ_KIND_LINK:
+		return "a link";
+	default:
+		return "not a BPF map or program";
+	}
+}
+
+int open_raw_sock(const char *name)
+{
+	struct sockaddr_ll sll;
+	unsigned int ifindex;
+	int sock, saved;
+
+	ifindex = if_nametoindex(name);
+	if (ifindex == 0)
+		return -1;
+
+	sock = socket(PF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		      htons(ETH_P_ALL));
+	if (sock < 0)
+		return -1;
+
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_ifindex = ifindex;
+	sll.sll_protocol = htons(ETH_P_ALL);
+	if (bind(sock, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		saved = errno;
+		close(sock);
+		errno = saved;
+		return -1;
+	}
+
+	return sock;
+}

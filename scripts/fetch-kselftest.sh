@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Puts the kselftest harness headers (kselftest_harness.h, kselftest.h) into a
+# cache directory, taken from Debian's linux-source package; never committed.
+# Usage: fetch-kselftest.sh CACHE_DIR
+set -euo pipefail
+
+cache=${1:?usage: fetch-kselftest.sh CACHE_DIR}
+pkg=${KSELFTEST_PKG:-linux-source-6.12}
+out=$cache/kselftest
+
+if [[ -f $out/kselftest_harness.h && -f $out/kselftest.h ]]; then
+	exit 0
+fi
+
+mkdir -p "$cache/deb"
+cd "$cache/deb"
+if ! ls "$pkg"_*.deb >/dev/null 2>&1; then
+	echo "fetch-kselftest: downloading $pkg (once; cached in $cache/deb)"
+	# apt-get download writes into the current directory; as root it runs
+	# the fetch as the _apt user, which must be able to write here.
+	chmod 0777 . 2>/dev/null || true
+	apt-get download "$pkg" >/dev/null
+fi
+deb=$(ls "$pkg"_*.deb | sort -V | tail -n 1)
+
+tmp=$(mktemp -d "$cache/extract.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# The package holds one source tarball; pull only the two headers out of it.
+tarball=$(dpkg-deb --fsys-tarfile "$deb" | tar -t | grep -E '^\./usr/src/linux-source-[^/]*\.tar\.xz$' | head -n 1)
+if [[ -z $tarball ]]; then
+	echo "fetch-kselftest: no source tarball in $deb" >&2
+	exit 1
+fi
+dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "$tarball"
+top=$(basename "$tarball" .tar.xz)
+sel=$top/tools/testing/selftests
+tar -xJf "$tmp/$tarball" -C "$tmp" "$sel/kselftest_harness.h" "$sel/kselftest.h"
+
+mkdir -p "$out.new"
+cp "$tmp/$sel/kselftest_harness.h" "$tmp/$sel/kselftest.h" "$out.new/"
+echo "$deb" > "$out.new/SOURCE"
+rm -rf "$out"
+mv "$out.new" "$out"
+echo "fetch-kselftest: headers from $deb in $out"

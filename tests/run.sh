@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The test runner: every scenario under tests/scenarios and every kselftest
+# binary under tests/bin, each in its own mount namespace with a timeout.
+# Prints KTAP, then "N passed, N failed, N skipped" over all test cases.
+# With CI=true a skip is a failure. Usage: run.sh [NAME-PATTERN]
+set -u
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+TIMEOUT=${TEST_TIMEOUT:-120}
+pattern=${1:-}
+pass=0 fail=0 skip=0
+
+tests=()
+for t in "$TOP"/tests/scenarios/*.sh "$TOP"/tests/bin/*; do
+	[[ -f $t && -x $t || $t == *.sh ]] || continue
+	case $(basename "$t") in
+	*.o | bpffs_dump | compat_2015) continue ;;
+	esac
+	[[ -z $pattern || $(basename "$t") == *$pattern* ]] && tests+=("$t")
+done
+
+if ((${#tests[@]} == 0)); then
+	echo "run.sh: no tests found (run make check)" >&2
+	exit 1
+fi
+
+echo "KTAP version 1"
+echo "1..${#tests[@]}"
+n=0
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	name=$(basename "$t" .sh)
+	log=$(mktemp)
+	if [[ $t == *.sh ]]; then
+		cmd=(bash "$t")
+	else
+		cmd=("$t")
+	fi
+	FDS_PRIVATE_NS=1 timeout --kill-after=10 "$TIMEOUT" \
+		unshare --mount --propagation private "${cmd[@]}" < /dev/null > "$log" 2>&1
+	rc=$?
+
+	# Count the test's own cases from its KTAP lines.
+	p=$(grep -cE '^ok [0-9]+' "$log" | head -n1)
+	s=$(grep -cE '^ok [0-9]+.* # SKIP' "$log")
+	f=$(grep -cE '^not ok [0-9]+' "$log")
+	p=$((p - s))
+	sed 's/^/    /' "$log"
+	if ((rc == 124 || rc == 137)); then
+		echo "    # $name: timed out after ${TIMEOUT}s"
+		f=$((f + 1))
+	elif ((rc != 0 && rc != 4 && f == 0)); then
+		echo "    # $name: exited $rc without a failing case"
+		f=$((f + 1))
+	elif ((p + s + f == 0)); then
+		echo "    # $name: ran no test case"
+		f=$((f + 1))
+	fi
+	if [[ ${CI:-} == true ]] && ((s > 0)); then
+		echo "    # $name: $s skipped; in CI a skip is a failure"
+		f=$((f + s))
+		s=0
+	fi
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	if ((f > 0)); then
+		echo "not ok $n $name"
+	elif ((p == 0 && s > 0)); then
+		echo "ok $n $name # SKIP all cases skipped"
+	else
+		echo "ok $n $name"
+	fi
+	rm -f "$log"
+done
+
+echo "$pass passed, $fail failed, $skip skipped"
+((fail == 0))
