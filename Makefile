@@ -23,7 +23,8 @@ BPFFS        ?=
 
 LIB_OBJS := libbpf.o bpf_load.o
 TEST_SRCS := $(wildcard tests/*.c)
-TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS)) tests/bin/compat_2015
+TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS)) tests/bin/compat_2015 \
+	     tests/bin/bpffs_dump
 TEST_OBJS := tests/bin/two_progs_kern.o
 FLAGS_STAMP := .build-flags
 
@@ -63,6 +64,10 @@ tests/bin/%: tests/%.c $(LIB_OBJS) tests/bpffs_fixture.h $(KSELFTEST_DIR)/kselft
 tests/bin/compat_2015: tests/compat/sample_2015.c $(LIB_OBJS)
 	@mkdir -p tests/bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+tests/bin/bpffs_dump: tests/helpers/bpffs_dump.c libbpf.o
+	@mkdir -p tests/bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
 
 tests/bin/%_kern.o: tests/objects/%_kern.c | deps
 	@mkdir -p tests/bin

@@ -91,9 +91,11 @@ fds()
 	else
 		"$FDS_EXAMPLE" "$@" > "$T/out" 2> "$T/err" || status=$?
 	fi
-	echo "\$ fds_example $* -> exit $status"
-	sed 's/^/  out: /' "$T/out"
-	sed 's/^/  err: /' "$T/err"
+	{
+		echo "\$ fds_example $* -> exit $status"
+		sed 's/^/  out: /' "$T/out"
+		sed 's/^/  err: /' "$T/err"
+	} >&2
 	return 0
 }
 

@@ -41,7 +41,7 @@ for t in "${tests[@]}"; do
 	rc=$?
 
 	# Count the test's own cases from its KTAP lines.
-	p=$(grep -cE '^ok [0-9]+' "$log" | head -n1)
+	p=$(grep -cE '^ok [0-9]+' "$log")
 	s=$(grep -cE '^ok [0-9]+.* # SKIP' "$log")
 	f=$(grep -cE '^not ok [0-9]+' "$log")
 	p=$((p - s))

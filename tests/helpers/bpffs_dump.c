@@ -106,10 +106,11 @@ static int dump(const char *root, const char *rel)
 		return ret;
 	}
 
+	/* bpf_preload's maps.debug and progs.debug are files, not pins. */
 	fd = bpf_obj_get(path);
 	if (fd < 0) {
-		fprintf(stderr, "bpffs_dump: %s: get: %s\n", path, strerror(errno));
-		return -1;
+		printf("%s not a pin (%s)\n", rel, strerror(errno));
+		return 0;
 	}
 	kind = bpf_obj_kind(fd);
 	if (kind == BPF_OBJ_KIND_MAP) {

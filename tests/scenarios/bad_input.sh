@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# CONTRACT.md section 2, row by row: bad usage exits 2 before any syscall, a
+# failed operation prints its bpf: line with the real errno, says why on
+# stderr and exits 1, and nothing already pinned is changed or lost.
+. "$(dirname "$0")/../lib.sh"
+scenario_begin
+
+step "setup: a map holding 1:42 and a program, pinned" '
+	fds -F "$FS/m" -P -m -k 1 -v 42
+	expect_status 0
+	fds -F "$FS/p" -P -p
+	expect_status 0
+	mkdir "$FS/dir"
+	snapshot base
+	grep -q "^  01000000 = 2a 00 00 00$" "$T/snap.base" || fail "no 1:42 in the snapshot"
+'
+
+# usage_error NAME ARGS...: exit 2, usage on stderr, nothing on stdout, no change.
+usage_error()
+{
+	local name=$1 args=
+	shift
+	(($#)) && args=$(printf '%q ' "$@")
+	step "usage: $name" '
+		fds '"$args"'
+		expect_status 2
+		[[ ! -s $T/out ]] || fail "stdout is not empty"
+		expect_err "^Usage: fds_example"
+		[[ $(wc -l < "$T/err") -gt 3 ]] || fail "no usage on stderr"
+		same_as base
+	'
+}
+
+usage_error "no arguments"
+usage_error "missing -F" -P -m
+usage_error "no mode" -F "$FS/m" -G
+usage_error "neither -P nor -G" -F "$FS/m" -m -k 1
+usage_error "both -P and -G" -F "$FS/m" -P -G -m
+usage_error "both -m and -p" -F "$FS/m" -G -m -p
+usage_error "-v without -k" -F "$FS/m" -G -m -v 7
+usage_error "unknown option" -F "$FS/m" -G -m -x
+usage_error "stray argument" -F "$FS/m" -G -m extra
+usage_error "non-numeric key" -F "$FS/m" -G -m -k zz
+usage_error "key with trailing junk" -F "$FS/m" -G -m -k 1x
+usage_error "negative key" -F "$FS/m" -G -m -k -1
+usage_error "key over 32 bits" -F "$FS/m" -G -m -k 4294967296
+usage_error "empty key" -F "$FS/m" -G -m -k ""
+usage_error "key with leading space" -F "$FS/m" -G -m -k " 1"
+usage_error "non-numeric value" -F "$FS/m" -G -m -k 1 -v zz
+usage_error "value with trailing junk" -F "$FS/m" -G -m -k 1 -v 24abc
+usage_error "negative value" -F "$FS/m" -G -m -k 1 -v -24
+usage_error "value over 32 bits" -F "$FS/m" -G -m -k 1 -v 99999999999
+usage_error "-k in program mode" -F "$FS/p" -G -p -k 1
+usage_error "-o in map mode" -F "$FS/m" -G -m -o "$SOCKEX1"
+usage_error "-o with -G" -F "$FS/p" -G -p -o "$SOCKEX1"
+
+step "usage: -h prints usage on stdout and exits 0" '
+	fds -h
+	expect_status 0
+	head -n 1 "$T/out" | grep -q "^Usage: fds_example"
+	expect_no_err
+'
+
+step "usage: the whole 32-bit range is accepted, hex too" '
+	fds -F "$FS/m" -G -m -k 2 -v 4294967295
+	expect_status 0
+	expect_value "$FS/m" 2 4294967295
+	fds -F "$FS/m" -G -m -k 0x2 -v 0
+	expect_status 0
+	expect_value "$FS/m" 2 0
+	same_as base
+'
+
+# op_error NAME STDOUT-LINES -- ARGS...: exit 1, those lines, a reason, no change.
+op_error()
+{
+	local name=$1 lines=() args=()
+	shift
+	while [[ $1 != -- ]]; do lines+=("$1"); shift; done
+	shift
+	args=("$@")
+	step "$name" '
+		fds '"$(printf '%q ' "${args[@]}")"'
+		expect_status 1
+		expect_out '"$(printf '%q ' "${lines[@]}")"'
+		expect_err "^fds_example: "
+		same_as base
+	'
+}
+
+op_error "pin over an existing map: File exists, map kept" \
+	"bpf: map fd:3 (Success)" "bpf: pin ret:(-1,File exists)" \
+	-- -F "$FS/m" -P -m -k 1 -v 7
+op_error "pin a map over an existing program: File exists" \
+	"bpf: map fd:3 (Success)" "bpf: pin ret:(-1,File exists)" \
+	-- -F "$FS/p" -P -m
+op_error "pin a program over an existing program: File exists" \
+	"bpf: prog fd:3 (Success)" "bpf: pin ret:(-1,File exists)" \
+	-- -F "$FS/p" -P -p
+op_error "pin a program over an existing map: File exists" \
+	"bpf: prog fd:3 (Success)" "bpf: pin ret:(-1,File exists)" \
+	-- -F "$FS/m" -P -p
+op_error "pin outside bpffs: Operation not permitted" \
+	"bpf: map fd:3 (Success)" "bpf: pin ret:(-1,Operation not permitted)" \
+	-- -F "$T/outside" -P -m
+op_error "pin into a missing directory: No such file or directory" \
+	"bpf: map fd:3 (Success)" "bpf: pin ret:(-1,No such file or directory)" \
+	-- -F "$FS/nodir/m" -P -m
+long=$FS/$(printf 'd%.0s' $(seq 4200))
+op_error "pin at a path longer than PATH_MAX: File name too long" \
+	"bpf: map fd:3 (Success)" "bpf: pin ret:(-1,File name too long)" \
+	-- -F "$long" -P -m
+op_error "get at a path longer than PATH_MAX: File name too long" \
+	"bpf: get fd:-1 (File name too long)" \
+	-- -F "$long" -G -m
+op_error "get of a missing path: No such file or directory" \
+	"bpf: get fd:-1 (No such file or directory)" \
+	-- -F "$FS/missing" -G -m -k 1
+op_error "get of a directory: Permission denied" \
+	"bpf: get fd:-1 (Permission denied)" \
+	-- -F "$FS/dir" -G -m
+op_error "map mode on a program pin" \
+	"bpf: get fd:3 (Success)" \
+	-- -F "$FS/p" -G -m -k 1
+op_error "map mode on a program pin, without a key" \
+	"bpf: get fd:3 (Success)" \
+	-- -F "$FS/p" -G -m
+op_error "program mode on a map pin" \
+	"bpf: get fd:3 (Success)" \
+	-- -F "$FS/m" -G -p
+op_error "look up key 1024 of the 1024-entry array" \
+	"bpf: get fd:3 (Success)" \
+	"bpf: fd:3 l->(1024):0 ret:(-1,No such file or directory)" \
+	-- -F "$FS/m" -G -m -k 1024
+op_error "update key 1024 of the 1024-entry array" \
+	"bpf: get fd:3 (Success)" \
+	"bpf: fd:3 u->(1024:5) ret:(-1,Argument list too long)" \
+	-- -F "$FS/m" -G -m -k 1024 -v 5
+op_error "pin then fail to update key 1024: the new pin is removed" \
+	"bpf: map fd:3 (Success)" "bpf: pin ret:(0,Success)" \
+	"bpf: fd:3 u->(1024:5) ret:(-1,Argument list too long)" \
+	-- -F "$FS/new" -P -m -k 1024 -v 5
+
+step "the messages say what went wrong" '
+	fds -F "$FS/p" -G -m -k 1
+	expect_err "holds a program, not a map"
+	fds -F "$FS/m" -G -p
+	expect_err "holds a map, not a program"
+	fds -F "$FS/new" -P -m -k 1024 -v 5
+	expect_err "removed the new pin"
+	fds -F "$FS/m" -P -m
+	expect_err "cannot pin the map at .*: File exists"
+	same_as base
+'
+
+if need bpftool; then
+	step "a map with 8-byte values is refused before any read or write" '
+		bpftool map create "$FS/m8" type array key 4 value 8 entries 4 name m8
+		bpftool map update pinned "$FS/m8" key 1 0 0 0 value 1 2 3 4 5 6 7 8
+		snapshot m8
+		fds -F "$FS/m8" -G -m -k 1
+		expect_status 1
+		expect_out "bpf: get fd:3 (Success)"
+		expect_err "4-byte keys and 8-byte values"
+		fds -F "$FS/m8" -G -m -k 1 -v 9
+		expect_status 1
+		expect_out "bpf: get fd:3 (Success)"
+		same_as m8
+		rm "$FS/m8"
+		same_as base
+	'
+else
+	skip_step "a map with 8-byte values is refused" "bpftool not installed"
+fi
+
+# A bad object file pins nothing, whatever is wrong with it.
+printf '' > "$T/empty.o"
+printf 'this is not an ELF file, just text long enough\n' > "$T/text.o"
+mkdir "$T/dir.o"
+for case in "missing:$T/missing.o:No such file or directory" \
+	    "empty:$T/empty.o:Exec format error" \
+	    "directory:$T/dir.o:Is a directory" \
+	    "non-ELF:$T/text.o:Exec format error"; do
+	IFS=: read -r what obj text <<< "$case"
+	op_error "-o on a $what file pins nothing" \
+		"bpf: prog fd:-1 ($text)" \
+		-- -F "$FS/p2" -P -p -o "$obj"
+done
+
+scenario_end
