@@ -183,6 +183,26 @@ int bpf_obj_get_info_by_fd(int fd, void *info, unsigned int *info_len)
 	return ret;
 }
 
+static int get_fd_by_id(enum bpf_cmd cmd, unsigned int id)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_id = id;	/* shares its slot with prog_id */
+
+	return sys_bpf(cmd, &attr, sizeof(attr));
+}
+
+int bpf_map_get_fd_by_id(unsigned int id)
+{
+	return get_fd_by_id(BPF_MAP_GET_FD_BY_ID, id);
+}
+
+int bpf_prog_get_fd_by_id(unsigned int id)
+{
+	return get_fd_by_id(BPF_PROG_GET_FD_BY_ID, id);
+}
+
 /*
  * bpf(2) has no "what is this fd" command: BPF_OBJ_GET_INFO_BY_FD fills a map
  * or a program layout depending on the fd, without saying which. The anon

@@ -32,6 +32,8 @@ extern char bpf_log_buf[LOG_BUF_SIZE];
 int bpf_create_map_flags(enum bpf_map_type map_type, int key_size,
 			 int value_size, int max_entries, unsigned int flags);
 int bpf_obj_get_info_by_fd(int fd, void *info, unsigned int *info_len);
+int bpf_map_get_fd_by_id(unsigned int id);
+int bpf_prog_get_fd_by_id(unsigned int id);
 
 enum bpf_obj_kind {
 	BPF_OBJ_KIND_UNKNOWN,

@@ -24,6 +24,7 @@ if ((${#tests[@]} == 0)); then
 	exit 1
 fi
 
+cd "$TOP" || exit 1
 echo "KTAP version 1"
 echo "1..${#tests[@]}"
 n=0

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the kselftest-harness tests: a private bpffs in a private
+ * mount namespace, a private network namespace with lo up, running
+ * fds_example as a separate process, and sending datagrams on lo.
+ * Include after kselftest_harness.h (only one .c per binary includes it).
+ */
+#ifndef BPFFS_FIXTURE_H
+#define BPFFS_FIXTURE_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "libbpf.h"
+
+/*
+ * A bpffs that only this process (a harness test child) and its children
+ * see: the mount namespace goes with the process even if it is killed.
+ */
+static inline int bpffs_private_mount(char *dir, size_t len)
+{
+	if (unshare(CLONE_NEWNS) < 0)
+		return -1;
+	if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return -1;
+	snprintf(dir, len, "/tmp/fds-ktest.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	if (mount("bpf", dir, "bpf", 0, NULL) < 0) {
+		int err = errno;
+
+		rmdir(dir);
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+static inline void bpffs_unmount(const char *dir)
+{
+	if (dir[0]) {
+		umount2(dir, MNT_DETACH);
+		rmdir(dir);
+	}
+}
+
+/* A network namespace of our own, so nothing else sends on its lo. */
+static inline int netns_private_lo(void)
+{
+	struct ifreq ifr;
+	int sock, ret;
+
+	if (unshare(CLONE_NEWNET) < 0)
+		return -1;
+	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sock < 0)
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "lo");
+	ret = ioctl(sock, SIOCGIFFLAGS, &ifr);
+	if (ret == 0) {
+		ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+		ret = ioctl(sock, SIOCSIFFLAGS, &ifr);
+	}
+	close(sock);
+	return ret;
+}
+
+/*
+ * Runs ./fds_example with the given arguments (NULL-terminated), stdout into
+ * out (may be NULL), stderr to /dev/null. Returns its exit status, or -1.
+ */
+static inline int run_fds(char *out, size_t outlen, ...)
+{
+	const char *argv[32] = { "./fds_example" };
+	int pipefd[2], status, argc = 1;
+	size_t done = 0;
+	va_list ap;
+	pid_t pid;
+
+	va_start(ap, outlen);
+	while (argc < 31 && (argv[argc] = va_arg(ap, const char *)))
+		argc++;
+	va_end(ap);
+	argv[argc] = NULL;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(pipefd[1], 1);
+		if (null >= 0)
+			dup2(null, 2);
+		execv(argv[0], (char **)argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	for (;;) {
+		char scratch[256];
+		char *dst = out ? out + done : scratch;
+		size_t room = out ? outlen - 1 - done : sizeof(scratch);
+		ssize_t n;
+
+		if (room == 0) {
+			dst = scratch;
+			room = sizeof(scratch);
+		}
+		n = read(pipefd[0], dst, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (out && dst != scratch)
+			done += n;
+	}
+	if (out)
+		out[done] = '\0';
+	close(pipefd[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Sends count UDP datagrams of len bytes to 127.0.0.1:port. */
+static inline int send_udp(int port, size_t len, int count)
+{
+	struct sockaddr_in to = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	char buf[1500];
+	int sock, i, ret = 0;
+
+	if (len > sizeof(buf))
+		return -1;
+	memset(buf, 'x', len);
+	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sock < 0)
+		return -1;
+	for (i = 0; i < count && ret == 0; i++)
+		if (sendto(sock, buf, len, 0, (struct sockaddr *)&to,
+			   sizeof(to)) != (ssize_t)len)
+			ret = -1;
+	close(sock);
+	return ret;
+}
+
+/* The kernel frees an object after an RCU grace period: poll for its id. */
+static inline int wait_id_gone(int (*get_by_id)(unsigned int), unsigned int id)
+{
+	int i, fd;
+
+	for (i = 0; i < 500; i++) {
+		fd = get_by_id(id);
+		if (fd < 0 && errno == ENOENT)
+			return 0;
+		if (fd >= 0)
+			close(fd);
+		usleep(10000);
+	}
+	return -1;
+}
+
+static inline unsigned int map_id_of(int fd)
+{
+	struct bpf_map_info info;
+	unsigned int len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+static inline unsigned int prog_id_of(int fd)
+{
+	struct bpf_prog_info info;
+	unsigned int len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+/* The ids of the maps a program uses; returns how many, or -1. */
+static inline int prog_map_ids(int fd, unsigned int *ids, unsigned int max)
+{
+	struct bpf_prog_info info;
+	unsigned int len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	info.nr_map_ids = max;
+	info.map_ids = (unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -1;
+	return info.nr_map_ids;
+}
+
+/* Number of open fds of this process, to show nothing leaked. */
+static inline int open_fd_count(void)
+{
+	int fd, n = 0;
+
+	for (fd = 0; fd < 1024; fd++)
+		if (fcntl(fd, F_GETFD) >= 0)
+			n++;
+	return n;
+}
+
+#endif /* BPFFS_FIXTURE_H */

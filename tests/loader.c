@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ELF loader: the plans it makes for good objects (maps, programs, which
+ * instruction gets which map), what the kernel ends up with after loading, and
+ * clear refusals of malformed objects, without leaking fds.
+ */
+#include "kselftest_harness.h"
+#include "bpffs_fixture.h"
+#include "bpf_load.h"
+
+#include <libelf.h>
+#include <gelf.h>
+
+#define SOCKEX1 "./sockex1_kern.o"
+#define TWO_PROGS "./tests/bin/two_progs_kern.o"
+#define MAP_FLAGS "./tests/bin/map_flags_kern.o"
+
+static char *slurp(const char *path, size_t *size)
+{
+	struct stat st;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !(buf = malloc(st.st_size ? st.st_size : 1)) ||
+	    read(fd, buf, st.st_size) != st.st_size) {
+		close(fd);
+		return NULL;
+	}
+	close(fd);
+	*size = st.st_size;
+	return buf;
+}
+
+/* Where the section called name starts in the file, and its header's offset. */
+static int find_section(const char *buf, size_t size, const char *name,
+			GElf_Shdr *out, size_t *shdr_off)
+{
+	size_t shstrndx, i, n;
+	GElf_Ehdr ehdr;
+	Elf *elf;
+	int ret = -1;
+
+	elf_version(EV_CURRENT);
+	elf = elf_memory((char *)buf, size);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) || elf_getshdrnum(elf, &n) ||
+	    !gelf_getehdr(elf, &ehdr))
+		goto out;
+	for (i = 1; i < n; i++) {
+		GElf_Shdr shdr;
+		const char *s;
+
+		if (!gelf_getshdr(elf_getscn(elf, i), &shdr))
+			continue;
+		s = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (s && strcmp(s, name) == 0) {
+			*out = shdr;
+			*shdr_off = ehdr.e_shoff + i * ehdr.e_shentsize;
+			ret = 0;
+			break;
+		}
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	return ret;
+}
+
+TEST(sockex1_plan_is_one_map_one_program_one_relocation)
+{
+	struct bpf_object_plan plan;
+	size_t size;
+	char *buf = slurp(SOCKEX1, &size);
+
+	ASSERT_NE(NULL, buf) TH_LOG("run make first: %s", SOCKEX1);
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &plan)) TH_LOG("%s", plan.err);
+	EXPECT_STREQ("GPL", plan.license);
+	EXPECT_EQ(16, plan.map_def_size);
+	ASSERT_EQ(1, plan.map_cnt);
+	EXPECT_STREQ("proto_bytes", plan.maps[0].name);
+	EXPECT_EQ(BPF_MAP_TYPE_ARRAY, plan.maps[0].type);
+	EXPECT_EQ(4, plan.maps[0].key_size);
+	EXPECT_EQ(sizeof(long), plan.maps[0].value_size);
+	EXPECT_EQ(256, plan.maps[0].max_entries);
+	ASSERT_EQ(1, plan.prog_cnt);
+	EXPECT_STREQ("socket1", plan.progs[0].name);
+	EXPECT_EQ(BPF_PROG_TYPE_SOCKET_FILTER, plan.progs[0].type);
+	ASSERT_EQ(1, plan.progs[0].reloc_cnt);
+	EXPECT_EQ(0, plan.progs[0].relocs[0].map);
+	EXPECT_EQ(BPF_LD | BPF_IMM | BPF_DW,
+		  plan.progs[0].insns[plan.progs[0].relocs[0].insn].code);
+	bpf_object_plan_free(&plan);
+	free(buf);
+}
+
+TEST(two_maps_two_programs_are_planned_in_file_order)
+{
+	struct bpf_object_plan plan;
+	struct bpf_prog_spec *count, *sum;
+	size_t size;
+	char *buf = slurp(TWO_PROGS, &size);
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &plan)) TH_LOG("%s", plan.err);
+	ASSERT_EQ(2, plan.map_cnt);
+	EXPECT_STREQ("counts", plan.maps[0].name);
+	EXPECT_STREQ("sums", plan.maps[1].name);
+	EXPECT_EQ(BPF_MAP_TYPE_HASH, plan.maps[1].type);
+	EXPECT_EQ(0x040400, plan.kern_version);
+	ASSERT_EQ(2, plan.prog_cnt);
+	count = &plan.progs[0];
+	sum = &plan.progs[1];
+	EXPECT_STREQ("socket_count", count->name);
+	EXPECT_STREQ("socket_sum", sum->name);
+	ASSERT_EQ(1, count->reloc_cnt);
+	EXPECT_EQ(0, count->relocs[0].map);
+	ASSERT_EQ(2, sum->reloc_cnt);
+	EXPECT_EQ(1, sum->relocs[0].map);
+	EXPECT_EQ(0, sum->relocs[1].map);
+	bpf_object_plan_free(&plan);
+	free(buf);
+}
+
+TEST(twenty_byte_definitions_carry_map_flags)
+{
+	struct bpf_object_plan plan;
+	size_t size;
+	char *buf = slurp(MAP_FLAGS, &size);
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &plan)) TH_LOG("%s", plan.err);
+	EXPECT_EQ(20, plan.map_def_size);
+	ASSERT_EQ(3, plan.map_cnt);
+	EXPECT_STREQ("sparse", plan.maps[1].name);
+	EXPECT_EQ(BPF_F_NO_PREALLOC, plan.maps[1].map_flags);
+	EXPECT_EQ(16, plan.maps[1].max_entries);
+	EXPECT_EQ(3, plan.maps[2].max_entries);
+	ASSERT_EQ(1, plan.progs[0].reloc_cnt);
+	EXPECT_EQ(2, plan.progs[0].relocs[0].map);
+	bpf_object_plan_free(&plan);
+	free(buf);
+}
+
+TEST(load_bpf_file_relocates_against_the_right_maps)
+{
+	unsigned int ids[4];
+	int before = open_fd_count();
+
+	ASSERT_EQ(0, load_bpf_file(TWO_PROGS)) TH_LOG("%s", bpf_log_buf);
+	ASSERT_EQ(2, map_cnt);
+	ASSERT_EQ(2, prog_cnt);
+	/* map fds first, then programs, and the object file already closed */
+	EXPECT_EQ(before + 4, open_fd_count());
+	EXPECT_LT(map_fd[1], prog_fd[0]);
+
+	ASSERT_EQ(1, prog_map_ids(prog_fd[0], ids, 4));
+	EXPECT_EQ(map_id_of(map_fd[0]), ids[0]);
+	ASSERT_EQ(2, prog_map_ids(prog_fd[1], ids, 4));
+	EXPECT_TRUE((ids[0] == map_id_of(map_fd[0]) && ids[1] == map_id_of(map_fd[1])) ||
+		    (ids[1] == map_id_of(map_fd[0]) && ids[0] == map_id_of(map_fd[1])));
+}
+
+TEST(load_bpf_file_uses_fds_in_the_samples_order)
+{
+	int first = open(SOCKEX1, O_RDONLY);
+
+	/* the transcript's "prog fd:5" after the object file (3) and map (4) */
+	ASSERT_GE(first, 0);
+	close(first);
+	ASSERT_EQ(0, load_bpf_file(SOCKEX1));
+	EXPECT_EQ(first + 1, map_fd[0]);
+	EXPECT_EQ(first + 2, prog_fd[0]);
+	EXPECT_EQ(first, dup(0)) TH_LOG("the object file was not closed last");
+}
+
+/* Parse must fail with a message; load_bpf_file must fail without leaks. */
+static void expect_rejected(struct __test_metadata *_metadata, const char *buf,
+			    size_t size, const char *msg_part)
+{
+	struct bpf_object_plan plan;
+	char path[] = "/tmp/fds-bad.XXXXXX";
+	int fd, before;
+
+	ASSERT_EQ(-1, bpf_object_parse(buf, size, &plan));
+	EXPECT_NE(0, plan.err[0]);
+	if (msg_part)
+		EXPECT_NE(NULL, strstr(plan.err, msg_part)) TH_LOG("message: %s", plan.err);
+	bpf_object_plan_free(&plan);
+
+	fd = mkstemp(path);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ((ssize_t)size, write(fd, buf, size));
+	close(fd);
+	before = open_fd_count();
+	EXPECT_EQ(-1, load_bpf_file(path));
+	EXPECT_EQ(ENOEXEC, errno);
+	EXPECT_EQ(before, open_fd_count());
+	EXPECT_EQ(0, map_cnt);
+	EXPECT_EQ(0, prog_cnt);
+	unlink(path);
+}
+
+TEST(truncated_objects_are_rejected_at_every_length)
+{
+	struct bpf_object_plan plan;
+	size_t size, len;
+	char *buf = slurp(SOCKEX1, &size);
+
+	ASSERT_NE(NULL, buf);
+	for (len = 0; len < size; len++) {
+		ASSERT_EQ(-1, bpf_object_parse(buf, len, &plan)) TH_LOG("length %zu", len);
+		EXPECT_NE(0, plan.err[0]);
+		bpf_object_plan_free(&plan);
+	}
+	expect_rejected(_metadata, buf, size / 2, NULL);
+	free(buf);
+}
+
+TEST(section_offset_past_the_end_is_rejected)
+{
+	GElf_Shdr shdr;
+	size_t size, off;
+	char *buf = slurp(SOCKEX1, &size);
+	Elf64_Shdr *raw;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, find_section(buf, size, "socket1", &shdr, &off));
+	raw = (Elf64_Shdr *)(buf + off);
+	raw->sh_offset = size + 64;
+	expect_rejected(_metadata, buf, size, "past the end");
+	raw->sh_offset = shdr.sh_offset;
+	raw->sh_size = (unsigned long long)-8;
+	expect_rejected(_metadata, buf, size, NULL);
+	free(buf);
+}
+
+TEST(relocation_on_an_instruction_that_is_not_ld_imm64_is_rejected)
+{
+	GElf_Shdr prog, rel;
+	size_t size, off;
+	char *buf = slurp(SOCKEX1, &size);
+	Elf64_Rel *r;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, find_section(buf, size, "socket1", &prog, &off));
+	ASSERT_EQ(0, find_section(buf, size, ".relsocket1", &rel, &off));
+	r = (Elf64_Rel *)(buf + rel.sh_offset);
+	r->r_offset = 0;	/* instruction 0 is r6 = r1 */
+	expect_rejected(_metadata, buf, size, "is not LD_IMM64");
+	r->r_offset = prog.sh_size - 8;	/* no room for the second half */
+	expect_rejected(_metadata, buf, size, "offset");
+	r->r_offset = 3;
+	expect_rejected(_metadata, buf, size, "offset");
+	free(buf);
+}
+
+TEST(relocation_symbol_index_out_of_range_is_rejected)
+{
+	GElf_Shdr rel;
+	size_t size, off;
+	char *buf = slurp(SOCKEX1, &size);
+	Elf64_Rel *r;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, find_section(buf, size, ".relsocket1", &rel, &off));
+	r = (Elf64_Rel *)(buf + rel.sh_offset);
+	r->r_info = ELF64_R_INFO(1000, ELF64_R_TYPE(r->r_info));
+	expect_rejected(_metadata, buf, size, "out of range");
+	r->r_info = ELF64_R_INFO(1, ELF64_R_TYPE(r->r_info));	/* the FILE symbol */
+	expect_rejected(_metadata, buf, size, "not a map definition");
+	free(buf);
+}
+
+TEST(section_name_table_index_out_of_range_is_rejected)
+{
+	size_t size;
+	char *buf = slurp(SOCKEX1, &size);
+	Elf64_Ehdr *ehdr = (Elf64_Ehdr *)buf;
+
+	ASSERT_NE(NULL, buf);
+	ehdr->e_shstrndx = ehdr->e_shnum + 3;
+	expect_rejected(_metadata, buf, size, NULL);
+	free(buf);
+}
+
+TEST(a_verifier_rejection_fails_the_load_and_closes_the_maps)
+{
+	GElf_Shdr prog;
+	size_t size, off;
+	char *buf = slurp(SOCKEX1, &size);
+	char path[] = "/tmp/fds-rej.XXXXXX";
+	struct bpf_insn *insn;
+	int fd, before;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, find_section(buf, size, "socket1", &prog, &off));
+	/* the last instruction, exit, becomes r0 = 0: falls off the end */
+	insn = (struct bpf_insn *)(buf + prog.sh_offset + prog.sh_size - 8);
+	*insn = (struct bpf_insn)BPF_MOV64_IMM(BPF_REG_0, 0);
+	fd = mkstemp(path);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ((ssize_t)size, write(fd, buf, size));
+	close(fd);
+	before = open_fd_count();
+	EXPECT_EQ(-1, load_bpf_file(path));
+	EXPECT_NE(ENOEXEC, errno);
+	EXPECT_NE(0, bpf_log_buf[0]) TH_LOG("no verifier log");
+	EXPECT_EQ(before, open_fd_count());
+	unlink(path);
+	free(buf);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Programs across processes: a program pinned by one fds_example is got by
+ * later processes, attached to a raw socket on lo, and seen acting on real
+ * packets there: the default program cuts them to 1 byte, sockex1 passes
+ * nothing and counts their bytes per IP protocol in its map.
+ * Each test has its own network namespace, so only its packets are on lo.
+ */
+#include "kselftest_harness.h"
+#include "bpffs_fixture.h"
+#include "bpf_load.h"
+
+#include <poll.h>
+
+#define UDP_PORT 4242
+#define PAYLOAD 100
+/* What a socket filter on lo sees of one datagram: Ethernet, IPv4, UDP. */
+#define FRAME (14 + 20 + 8 + PAYLOAD)
+
+FIXTURE(lo) {
+	char fs[64];
+	char pin[128];
+	int listener;
+};
+
+FIXTURE_SETUP(lo)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET,
+		.sin_port = htons(UDP_PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+
+	self->fs[0] = '\0';
+	ASSERT_EQ(0, netns_private_lo()) TH_LOG("netns: %s", strerror(errno));
+	ASSERT_EQ(0, bpffs_private_mount(self->fs, sizeof(self->fs)))
+		TH_LOG("bpffs: %s", strerror(errno));
+	/* Someone listens, so no ICMP port-unreachable joins the count. */
+	self->listener = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	ASSERT_GE(self->listener, 0);
+	ASSERT_EQ(0, bind(self->listener, (struct sockaddr *)&addr, sizeof(addr)));
+}
+
+FIXTURE_TEARDOWN(lo)
+{
+	bpffs_unmount(self->fs);
+}
+
+/* Attaches the program pinned at path to a fresh raw socket on lo. */
+static int attached_sock(const char *path)
+{
+	int fd = bpf_obj_get(path), sock;
+
+	if (fd < 0)
+		return -1;
+	sock = open_raw_sock("lo");
+	if (sock >= 0 &&
+	    setsockopt(sock, SOL_SOCKET, SO_ATTACH_BPF, &fd, sizeof(fd)) < 0) {
+		close(sock);
+		sock = -1;
+	}
+	close(fd);
+	return sock;
+}
+
+/* Lengths of the packets that reach sock within ms, as the kernel saw them. */
+static int received(int sock, int *lens, int max, int ms)
+{
+	struct pollfd pfd = { .fd = sock, .events = POLLIN };
+	char buf[2048];
+	int n = 0;
+
+	while (n < max && poll(&pfd, 1, ms) == 1) {
+		ssize_t len = recv(sock, buf, sizeof(buf), MSG_TRUNC);
+
+		if (len < 0)
+			break;
+		lens[n++] = len;
+	}
+	return n;
+}
+
+TEST_F(lo, default_program_pinned_by_one_process_cuts_packets_to_one_byte)
+{
+	int lens[64], n, i, sock;
+	char out[512];
+
+	snprintf(self->pin, sizeof(self->pin), "%s/p", self->fs);
+	ASSERT_EQ(0, run_fds(out, sizeof(out), "-F", self->pin, "-P", "-p", NULL));
+	EXPECT_STREQ("bpf: prog fd:3 (Success)\n"
+		     "bpf: pin ret:(0,Success)\n"
+		     "bpf: sock:4 <- fd:3 attached ret:(0,Success)\n", out);
+	/* a later process gets it and attaches it too */
+	ASSERT_EQ(0, run_fds(out, sizeof(out), "-F", self->pin, "-G", "-p", NULL));
+	EXPECT_STREQ("bpf: get fd:3 (Success)\n"
+		     "bpf: sock:4 <- fd:3 attached ret:(0,Success)\n", out);
+
+	/* and so does this one, with a socket that outlives the call */
+	sock = attached_sock(self->pin);
+	ASSERT_GE(sock, 0) TH_LOG("attach: %s", strerror(errno));
+	ASSERT_EQ(0, send_udp(UDP_PORT, PAYLOAD, 3));
+	n = received(sock, lens, 64, 500);
+	/* on lo each datagram passes twice: out and back in */
+	EXPECT_EQ(6, n);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(1, lens[i]) TH_LOG("packet %d kept %d bytes", i, lens[i]);
+	close(sock);
+}
+
+TEST_F(lo, without_a_filter_the_same_packets_arrive_whole)
+{
+	int lens[64], n, i, sock = open_raw_sock("lo");
+
+	ASSERT_GE(sock, 0);
+	ASSERT_EQ(0, send_udp(UDP_PORT, PAYLOAD, 3));
+	n = received(sock, lens, 64, 500);
+	EXPECT_EQ(6, n);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(FRAME, lens[i]);
+	close(sock);
+}
+
+static long udp_bytes(int map)
+{
+	__u32 key = IPPROTO_UDP;
+	long value = -1;
+
+	return bpf_lookup_elem(map, &key, &value) ? -1 : value;
+}
+
+TEST_F(lo, sockex1_pinned_by_fds_example_counts_udp_bytes_and_passes_nothing)
+{
+	unsigned int ids[2];
+	int lens[8], sock, prog, map;
+	char out[512];
+
+	snprintf(self->pin, sizeof(self->pin), "%s/p2", self->fs);
+	ASSERT_EQ(0, run_fds(out, sizeof(out), "-F", self->pin, "-P", "-p",
+			     "-o", "./sockex1_kern.o", NULL));
+	EXPECT_STREQ("bpf: prog fd:5 (Success)\n"
+		     "bpf: pin ret:(0,Success)\n"
+		     "bpf: sock:3 <- fd:5 attached ret:(0,Success)\n", out);
+
+	/* its map has no pin: reach it through the program's map id */
+	prog = bpf_obj_get(self->pin);
+	ASSERT_GE(prog, 0);
+	ASSERT_EQ(1, prog_map_ids(prog, ids, 2));
+	map = bpf_map_get_fd_by_id(ids[0]);
+	ASSERT_GE(map, 0) TH_LOG("map id %u: %s", ids[0], strerror(errno));
+	ASSERT_EQ(0, udp_bytes(map)) TH_LOG("the count must start at zero");
+
+	sock = attached_sock(self->pin);
+	ASSERT_GE(sock, 0);
+	ASSERT_EQ(0, send_udp(UDP_PORT, PAYLOAD, 5));
+	EXPECT_EQ(0, received(sock, lens, 8, 300)) TH_LOG("sockex1 returns 0: drop");
+	/* counted once per datagram, on its way out */
+	EXPECT_EQ(5 * FRAME, udp_bytes(map));
+	ASSERT_EQ(0, send_udp(UDP_PORT, 10, 2));
+	EXPECT_EQ(5 * FRAME + 2 * (FRAME - PAYLOAD + 10), udp_bytes(map));
+	close(sock);
+	close(map);
+	close(prog);
+}
+
+TEST_F(lo, sockex1_map_pinned_through_map_fd_is_read_by_a_later_process)
+{
+	char map_pin[160], prog_pin[160];
+	int lens[8], status, sock, map;
+	pid_t pid;
+
+	snprintf(map_pin, sizeof(map_pin), "%s/proto_bytes", self->fs);
+	snprintf(prog_pin, sizeof(prog_pin), "%s/sockex1", self->fs);
+
+	/* one process loads the object, pins map_fd[0] and prog_fd[0], exits */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (load_bpf_file("./sockex1_kern.o") ||
+		    bpf_obj_pin(map_fd[0], map_pin) ||
+		    bpf_obj_pin(prog_fd[0], prog_pin))
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+
+	sock = attached_sock(prog_pin);
+	ASSERT_GE(sock, 0);
+	ASSERT_EQ(0, send_udp(UDP_PORT, PAYLOAD, 4));
+	EXPECT_EQ(0, received(sock, lens, 8, 300));
+	close(sock);
+
+	/* yet another process reads the count through the map's own pin */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		map = bpf_obj_get(map_pin);
+		_exit(map >= 0 && udp_bytes(map) == 4 * FRAME ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_HARNESS_MAIN
