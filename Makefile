@@ -7,8 +7,8 @@ CFLAGS   ?= -O2 -g
 WARNINGS := -Wall -Wextra -Werror
 CPPFLAGS += -I.
 LDLIBS   := -lelf
-MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
-BPF_CFLAGS := -O2 -target bpf -Wall -Werror -idirafter /usr/include/$(MULTIARCH)
+MULTIARCH = $(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_CFLAGS = -O2 -target bpf -Wall -Werror -idirafter /usr/include/$(MULTIARCH)
 
 # SANITIZE=1: ASan and UBSan everywhere; VALGRIND=1: CLI scenarios under memcheck.
 ifeq ($(SANITIZE),1)

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# bpffs as today's kernels behave, recorded: directories, mv, symlinks, hard
+# links, modes, names with dots, one instance per mount, and the errors of pin
+# and get. Where this differs from the 2015 article the step says so.
+. "$(dirname "$0")/../lib.sh"
+scenario_begin
+
+step "a new bpffs holds nothing but what bpf_preload puts there" '
+	extra=$(cd "$FS" && ls -A | grep -vx -e maps.debug -e progs.debug || true)
+	[[ -z $extra ]] || fail "unexpected entries: $extra"
+'
+
+step "directories are made and removed with mkdir and rmdir" '
+	mkdir -p "$FS/a/b/c"
+	fds -F "$FS/a/b/c/m" -P -m -k 1 -v 11
+	expect_status 0
+	expect_value "$FS/a/b/c/m" 1 11
+	if rmdir "$FS/a/b/c" 2> "$T/e"; then fail "rmdir removed a directory with a pin"; fi
+	grep -q "not empty" "$T/e" || fail "$(cat "$T/e")"
+	rm "$FS/a/b/c/m"
+	rmdir "$FS/a/b/c" "$FS/a/b" "$FS/a"
+	[[ ! -e $FS/a ]] || fail "a is still there"
+'
+
+step "mv of a pin, even across directories, keeps the object" '
+	fds -F "$FS/src" -P -m -k 2 -v 22
+	expect_status 0
+	mkdir "$FS/dir"
+	mv "$FS/src" "$FS/dir/dst"
+	[[ ! -e $FS/src ]] || fail "the old name is still there"
+	expect_value "$FS/dir/dst" 2 22
+'
+
+step "a symlink to a pin can be got through" '
+	ln -s dir/dst "$FS/sym"
+	expect_value "$FS/sym" 2 22
+	fds -F "$FS/sym" -G -m -k 2 -v 23
+	expect_status 0
+	expect_value "$FS/dir/dst" 2 23
+'
+
+step "a hard link to a pin is a second name for the same object" '
+	ln "$FS/dir/dst" "$FS/hard"
+	[[ $(stat -c %h "$FS/hard") == 2 ]] || fail "link count is not 2"
+	rm "$FS/dir/dst"
+	expect_value "$FS/hard" 2 23
+'
+
+step "names with a dot are reserved (EPERM): today, not in 2015" '
+	fds -F "$FS/with.dot" -P -m
+	expect_status 1
+	expect_out "bpf: map fd:3 (Success)" "bpf: pin ret:(-1,Operation not permitted)"
+	if mkdir "$FS/dir.d" 2>/dev/null; then fail "mkdir with a dot worked"; fi
+	[[ ! -e $FS/with.dot ]] || fail "with.dot exists"
+'
+
+step "pins are mode 0600 under umask 077, and never more than 0600" '
+	(umask 077; fds -F "$FS/u077" -P -m; expect_status 0)
+	(umask 000; fds -F "$FS/u000" -P -m; expect_status 0)
+	(umask 277; fds -F "$FS/u277" -P -m; expect_status 0)
+	[[ $(stat -c %a "$FS/u077") == 600 ]] || fail "u077: $(stat -c %a "$FS/u077")"
+	[[ $(stat -c %a "$FS/u000") == 600 ]] || fail "u000: $(stat -c %a "$FS/u000")"
+	[[ $(stat -c %a "$FS/u277") == 400 ]] || fail "u277: $(stat -c %a "$FS/u277")"
+	[[ $(stat -c %U "$FS/u077") == root ]] || fail "owner is not root"
+'
+
+step "chmod and chown work on a pin like on a file" '
+	chmod 0640 "$FS/u077"
+	chown 65534:65534 "$FS/u077"
+	[[ $(stat -c "%a %u %g" "$FS/u077") == "640 65534 65534" ]] ||
+		fail "got $(stat -c "%a %u %g" "$FS/u077")"
+'
+
+step "each bpffs mount is its own instance (2015: one per mount namespace)" '
+	# The 2015 article describes a singleton per mount namespace: every
+	# mount in one namespace showed the same tree. Since Linux 4.7 each
+	# mount is a new, empty instance; this records that.
+	mkdir "$T/second"
+	mount -t bpf bpf "$T/second"
+	fds -F "$T/second/only_here" -P -m -k 1 -v 5
+	st=$status
+	ls -A "$FS" > "$T/first.ls"
+	ls -A "$T/second" > "$T/second.ls"
+	umount "$T/second"
+	((st == 0)) || fail "pin on the second mount failed"
+	grep -qx only_here "$T/second.ls" || fail "pin not on the second mount"
+	! grep -qx only_here "$T/first.ls" || fail "the first mount sees the second one'"'"'s pin"
+	! grep -qx hard "$T/second.ls" || fail "the second mount sees the first one'"'"'s pins"
+'
+
+step "the same mount, bind-mounted elsewhere, shows the same tree" '
+	mkdir "$T/bind"
+	mount --bind "$FS" "$T/bind"
+	expect_value "$T/bind/hard" 2 23
+	umount "$T/bind"
+'
+
+step "pin outside a bpffs fails with EPERM" '
+	fds -F "$T/not_bpffs" -P -m
+	expect_status 1
+	expect_out "bpf: map fd:3 (Success)" "bpf: pin ret:(-1,Operation not permitted)"
+	[[ ! -e $T/not_bpffs ]] || fail "something was created"
+'
+
+step "pin over an existing path fails with EEXIST and leaves it intact" '
+	snapshot before
+	fds -F "$FS/hard" -P -m -k 2 -v 99
+	expect_status 1
+	expect_out "bpf: map fd:3 (Success)" "bpf: pin ret:(-1,File exists)"
+	same_as before
+	expect_value "$FS/hard" 2 23
+'
+
+step "get of a missing path fails with ENOENT" '
+	fds -F "$FS/nothing" -G -m
+	expect_status 1
+	expect_out "bpf: get fd:-1 (No such file or directory)"
+'
+
+step "get through a regular file outside bpffs fails" '
+	: > "$T/plain"
+	fds -F "$T/plain" -G -m
+	expect_status 1
+	grep -q "^bpf: get fd:-1 (" "$T/out" || fail "no get line"
+'
+scenario_end

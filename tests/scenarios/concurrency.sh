@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Load and races, nothing lost: hundreds of concurrent fds_example processes
+# updating distinct keys of one pinned map all land, and of processes pinning
+# the same path at once exactly one wins while the others fail cleanly.
+. "$(dirname "$0")/../lib.sh"
+scenario_begin
+WRITERS=${WRITERS:-300}
+
+step "setup: one pinned map" '
+	fds -F "$FS/shared" -P -m
+	expect_status 0
+'
+
+step "$WRITERS concurrent writers to distinct keys all succeed" '
+	mkdir "$T/w"
+	for k in $(seq 0 $((WRITERS - 1))); do
+		( "$FDS_EXAMPLE" -F "$FS/shared" -G -m -k $k -v $((k * 7 + 1)) \
+			> "$T/w/$k.out" 2>&1; echo $? > "$T/w/$k.rc" ) &
+	done
+	wait
+	bad=$(grep -Lx 0 "$T"/w/*.rc | head -5)
+	[[ -z $bad ]] || fail "writers failed: $bad $(cat $bad)"
+'
+
+step "every one of their values landed, nothing else changed" '
+	"$BPFFS_DUMP" "$FS" > "$T/dump"
+	for k in $(seq 0 $((WRITERS - 1))); do
+		v=$((k * 7 + 1))
+		printf "  %02x%02x%02x%02x = %02x %02x %02x %02x\n" \
+			$((k & 255)) $((k >> 8 & 255)) 0 0 \
+			$((v & 255)) $((v >> 8 & 255)) $((v >> 16 & 255)) 0
+	done > "$T/want"
+	grep "^  " "$T/dump" > "$T/got"
+	diff -u "$T/want" "$T/got"
+'
+
+step "racing pins of one path: exactly one wins each time, the rest get EEXIST" '
+	for round in $(seq 1 15); do
+		rm -f "$T/go"
+		pids=()
+		for c in 1 2 3 4; do
+			( while [[ ! -e $T/go ]]; do :; done
+			  exec "$FDS_EXAMPLE" -F "$FS/race$round" -P -m -k 1 -v $c \
+				> "$T/race.$c.out" 2> "$T/race.$c.err" ) &
+			pids+=($!)
+		done
+		touch "$T/go"
+		winners=()
+		for c in 1 2 3 4; do
+			if wait ${pids[$((c - 1))]}; then
+				winners+=($c)
+			else
+				grep -qx "bpf: pin ret:(-1,File exists)" "$T/race.$c.out" ||
+					fail "round $round: contender $c failed oddly: $(cat "$T/race.$c.out" "$T/race.$c.err")"
+				[[ $(wc -l < "$T/race.$c.out") == 2 ]] || fail "a loser went on"
+			fi
+		done
+		((${#winners[@]} == 1)) || fail "round $round: winners: ${winners[*]:-none}"
+		expect_value "$FS/race$round" 1 "${winners[0]}"
+	done
+'
+scenario_end
