@@ -5,6 +5,8 @@
 set -euo pipefail
 
 cache=${1:?usage: fetch-kselftest.sh CACHE_DIR}
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
 pkg=${KSELFTEST_PKG:-linux-source-6.12}
 out=$cache/kselftest
 
