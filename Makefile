@@ -24,8 +24,9 @@ BPFFS        ?=
 LIB_OBJS := libbpf.o bpf_load.o
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS)) tests/bin/compat_2015 \
-	     tests/bin/bpffs_dump
-TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/map_flags_kern.o
+	     tests/bin/bpffs_dump tests/bin/mkcorrupt
+TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/map_flags_kern.o \
+	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
 .PHONY: all deps check check-vm demo fuzz bench install clean help FORCE
@@ -72,9 +73,17 @@ tests/bin/bpffs_dump: tests/helpers/bpffs_dump.c libbpf.o
 	@mkdir -p tests/bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
 
+tests/bin/mkcorrupt: tests/helpers/mkcorrupt.c
+	@mkdir -p tests/bin
+	$(CC) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
+
 tests/bin/%_kern.o: tests/objects/%_kern.c | deps
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c | deps
+	@mkdir -p tests/bin
+	$(CLANG) $(BPF_CFLAGS) -D$(if $(findstring maps,$@),MANY_MAPS,MANY_PROGS) -c -o $@ $<
 
 check: all $(TEST_BINS) $(TEST_OBJS)
 	@scripts/deps.sh check

@@ -133,6 +133,11 @@ static int check_header(Elf *elf, struct bpf_object_plan *plan)
 			   EM_BPF);
 		return -1;
 	}
+	if (ehdr.e_shnum && ehdr.e_shentsize != sizeof(Elf64_Shdr)) {
+		plan_error(plan, "section header entry size %u, expected %zu",
+			   ehdr.e_shentsize, sizeof(Elf64_Shdr));
+		return -1;
+	}
 	if (ehdr.e_type != ET_REL) {
 		plan_error(plan, "ELF type %u is not a relocatable object",
 			   ehdr.e_type);

@@ -6,7 +6,12 @@
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-TIMEOUT=${TEST_TIMEOUT:-120}
+# valgrind runs each fds_example some 20 times slower
+if [[ ${VALGRIND:-} == 1 ]]; then
+	TIMEOUT=${TEST_TIMEOUT:-900}
+else
+	TIMEOUT=${TEST_TIMEOUT:-120}
+fi
 pattern=${1:-}
 pass=0 fail=0 skip=0
 
@@ -14,7 +19,7 @@ tests=()
 for t in "$TOP"/tests/scenarios/*.sh "$TOP"/tests/bin/*; do
 	[[ -f $t && -x $t || $t == *.sh ]] || continue
 	case $(basename "$t") in
-	*.o | bpffs_dump | compat_2015) continue ;;
+	*.o | bpffs_dump | compat_2015 | mkcorrupt) continue ;;
 	esac
 	[[ -z $pattern || $(basename "$t") == *$pattern* ]] && tests+=("$t")
 done
@@ -25,6 +30,10 @@ if ((${#tests[@]} == 0)); then
 fi
 
 cd "$TOP" || exit 1
+# Under SANITIZE=1 a sanitizer report must never pass for an expected exit 1.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=87:print_stacktrace=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-exitcode=88}
 echo "KTAP version 1"
 echo "1..${#tests[@]}"
 n=0
