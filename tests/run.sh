@@ -46,9 +46,11 @@ for t in "${tests[@]}"; do
 	else
 		cmd=("$t")
 	fi
+	start=$EPOCHREALTIME
 	FDS_PRIVATE_NS=1 timeout --kill-after=10 "$TIMEOUT" \
 		unshare --mount --propagation private "${cmd[@]}" < /dev/null > "$log" 2>&1
 	rc=$?
+	secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 
 	# Count the test's own cases from its KTAP lines.
 	p=$(grep -cE '^ok [0-9]+' "$log")
@@ -56,6 +58,7 @@ for t in "${tests[@]}"; do
 	f=$(grep -cE '^not ok [0-9]+' "$log")
 	p=$((p - s))
 	sed 's/^/    /' "$log"
+	echo "    # $name: ${secs}s"
 	if ((rc == 124 || rc == 137)); then
 		echo "    # $name: timed out after ${TIMEOUT}s"
 		f=$((f + 1))

@@ -26,7 +26,7 @@ usage_error()
 		expect_status 2
 		[[ ! -s $T/out ]] || fail "stdout is not empty"
 		expect_err "^Usage: fds_example"
-		[[ $(wc -l < "$T/err") -gt 3 ]] || fail "no usage on stderr"
+		(($(line_count "$T/err") > 3)) || fail "no usage on stderr"
 		same_as base
 	'
 }

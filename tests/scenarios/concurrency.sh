@@ -52,7 +52,7 @@ step "racing pins of one path: exactly one wins each time, the rest get EEXIST" 
 			else
 				grep -qx "bpf: pin ret:(-1,File exists)" "$T/race.$c.out" ||
 					fail "round $round: contender $c failed oddly: $(cat "$T/race.$c.out" "$T/race.$c.err")"
-				[[ $(wc -l < "$T/race.$c.out") == 2 ]] || fail "a loser went on"
+				(($(line_count "$T/race.$c.out") == 2)) || fail "a loser went on"
 			fi
 		done
 		((${#winners[@]} == 1)) || fail "round $round: winners: ${winners[*]:-none}"
