@@ -31,7 +31,7 @@ FLAGS_STAMP := .build-flags
 
 .PHONY: all deps check check-vm demo fuzz bench install clean help FORCE
 
-all: fds_example sockex1_kern.o
+all: fds_example sockex1_kern.o examples/lo_watch
 
 deps:
 	@scripts/deps.sh build
@@ -49,6 +49,9 @@ fds_example.o: bpf_load.h libbpf.h
 
 fds_example: fds_example.o $(LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+examples/lo_watch: examples/lo_watch.c libbpf.o
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
 
 sockex1_kern.o: sockex1_kern.c | deps
 	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
@@ -109,7 +112,7 @@ install: all
 	install -D -m 0644 sockex1_kern.o $(DESTDIR)$(PREFIX)/share/fds_example/sockex1_kern.o
 
 clean:
-	rm -rf *.o fds_example tests/bin $(FLAGS_STAMP) build
+	rm -rf *.o fds_example examples/lo_watch tests/bin $(FLAGS_STAMP) build
 	@$(MAKE) -s -C fuzz clean
 
 help:

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# docs/walkthrough.md cannot drift from the program: every "# command" line
+# of its console blocks is run, in order, in one shell with its own mount and
+# network namespaces, and what it prints must match the lines shown under it
+# ({N} stands for a number, {...} for anything). Also: the man page lints
+# clean and make install puts the three files where they belong.
+# WALKTHROUGH_PRINT=1 prints what each command really printed, for authors.
+if [[ -z ${FDS_NETNS:-} ]]; then
+	FDS_NETNS=1 exec unshare --net bash "$0" "$@"
+fi
+. "$(dirname "$0")/../lib.sh"
+scenario_begin
+
+doc=$TOP/docs/walkthrough.md
+# The document uses /tmp/bpffs; the test keeps to its own directory.
+mkdir -p "$T/bpffs"
+subst() { local s=${1//\/tmp\/bpffs/$T/bpffs}; printf '%s' "${s//\/tmp\/second/$T/second}"; }
+
+# pattern LINE: the expected line as an anchored regex.
+pattern()
+{
+	local line=$1 out= c i
+	for ((i = 0; i < ${#line}; i++)); do
+		c=${line:i:1}
+		if [[ ${line:i:3} == "{N}" ]]; then
+			out+='[0-9]+'; i=$((i + 2))
+		elif [[ ${line:i:5} == "{...}" ]]; then
+			out+='.*'; i=$((i + 4))
+		elif [[ $c == [][\\.^\$*+?\(\)\{\}\|/] ]]; then
+			out+="\\$c"
+		else
+			out+=$c
+		fi
+	done
+	printf '^%s$' "$out"
+}
+
+cmds=() outs=()
+in_block=0 cur=-1
+while IFS= read -r line; do
+	if [[ $line == '```console' ]]; then
+		in_block=1
+		continue
+	fi
+	if [[ $line == '```' ]]; then
+		in_block=0
+		continue
+	fi
+	((in_block)) || continue
+	if [[ $line == '# '* ]]; then
+		cur=${#cmds[@]}
+		cmds+=("${line#'# '}")
+		outs+=("")
+	elif ((cur >= 0)); then
+		outs[cur]+="$line"$'\n'
+	fi
+done < "$doc"
+
+step "the walkthrough has commands to check" '((${#cmds[@]} > 20))'
+
+for i in "${!cmds[@]}"; do
+	cmd=${cmds[i]}
+	# The reader enters the namespaces with this; the test is already in them.
+	if [[ $cmd == "unshare "* || $cmd == exit ]]; then
+		continue
+	fi
+	eval "$(subst "$cmd")" > "$T/wo" 2>&1 < /dev/null
+	if [[ -n ${WALKTHROUGH_PRINT:-} ]]; then
+		printf '# %s\n' "$cmd"
+		cat "$T/wo"
+		continue
+	fi
+	mapfile -t got < "$T/wo"
+	mapfile -t want <<< "$(subst "${outs[i]%$'\n'}")"
+	[[ -z ${outs[i]} ]] && want=()
+	msg=
+	if ((${#got[@]} != ${#want[@]})); then
+		msg="printed ${#got[@]} lines, the document shows ${#want[@]}"
+	else
+		for j in "${!want[@]}"; do
+			re=$(pattern "${want[j]}")
+			if ! [[ ${got[j]} =~ $re ]]; then
+				msg="line $((j + 1)): got [${got[j]}], the document shows [${want[j]}]"
+				break
+			fi
+		done
+	fi
+	if [[ -z $msg ]]; then
+		STEP_NUM=$((STEP_NUM + 1))
+		echo "ok $STEP_NUM walkthrough: $cmd"
+	else
+		STEP_NUM=$((STEP_NUM + 1)) STEP_FAILED=1
+		echo "not ok $STEP_NUM walkthrough: $cmd"
+		echo "# $msg"
+		sed 's/^/# got: /' "$T/wo"
+	fi
+done
+[[ -n ${WALKTHROUGH_PRINT:-} ]] && exit 0
+
+if need mandoc; then
+	step "the man page lints clean (mandoc -Tlint)" '
+		mandoc -Tlint -W warning fds_example.8
+		out=$(mandoc -Tascii fds_example.8 2>&1 | sed "s/.\x08//g")
+		[[ $out == *"EXIT STATUS"* && $out == *"bpf: sock:"* ]] || fail "does not render"
+	'
+else
+	skip_step "the man page lints clean" "mandoc is not installed"
+fi
+
+if need make && [[ -f Makefile ]]; then
+	step "make install DESTDIR=... puts the binary, man page and object in place" '
+		make -s install DESTDIR="$T/dest" PREFIX=/usr > "$T/install.log" 2>&1 ||
+			fail "$(<"$T/install.log")"
+		[[ -x $T/dest/usr/bin/fds_example ]] || fail "no binary"
+		cmp fds_example.8 "$T/dest/usr/share/man/man8/fds_example.8"
+		cmp sockex1_kern.o "$T/dest/usr/share/fds_example/sockex1_kern.o"
+		[[ $(cd "$T/dest" && find . -type f | wc -l) == 3 ]] || fail "not exactly 3 files"
+		"$T/dest/usr/bin/fds_example" -h | grep -q "^Usage"
+	'
+else
+	skip_step "make install" "no make here"
+fi
+scenario_end
