@@ -102,8 +102,11 @@ check-vm: all $(TEST_BINS) $(TEST_OBJS)
 fuzz:
 	@$(MAKE) -C fuzz run
 
-bench: all
-	@scripts/deps.sh bench
+bench/bench_ops: bench/bench_ops.c libbpf.o
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
+
+bench: all bench/bench_ops $(TEST_BINS) $(TEST_OBJS)
+	@scripts/deps.sh check vm bench
 	@bench/run.sh
 
 install: all
@@ -112,7 +115,7 @@ install: all
 	install -D -m 0644 sockex1_kern.o $(DESTDIR)$(PREFIX)/share/fds_example/sockex1_kern.o
 
 clean:
-	rm -rf *.o fds_example examples/lo_watch tests/bin $(FLAGS_STAMP) build
+	rm -rf *.o fds_example examples/lo_watch bench/bench_ops tests/bin $(FLAGS_STAMP) build
 	@$(MAKE) -s -C fuzz clean
 
 help:
