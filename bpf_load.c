@@ -775,8 +775,8 @@ int load_bpf_file(char *path)
 		saved = errno;
 		fprintf(stderr, "bpf_load: %s: %s\n", path, plan->err);
 		if (bpf_log_buf[0])
-			fprintf(stderr, "bpf_load: verifier log:\n%s\n",
-				bpf_log_buf);
+			fprintf(stderr, "bpf_load: verifier log:\n%s%s", bpf_log_buf,
+				bpf_log_buf[strlen(bpf_log_buf) - 1] == '\n' ? "" : "\n");
 		goto out;
 	}
 	map_cnt = plan->map_cnt;

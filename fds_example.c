@@ -172,7 +172,19 @@ static int pin_object(int fd, const char *file, const char *what)
 	return 0;
 }
 
-/* Only a map with 4-byte keys and values fits the buffers used here. */
+static int is_percpu(unsigned int type)
+{
+	return type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_PERCPU_ARRAY ||
+	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
+}
+
+/*
+ * Only a map with 4-byte keys and values fits the buffers used here. A
+ * per-CPU map's lookup writes a value per possible CPU, whatever its
+ * value_size says, so it does not fit either.
+ */
 static int check_map_sizes(int fd, const char *file)
 {
 	struct bpf_map_info info;
@@ -187,6 +199,9 @@ static int check_map_sizes(int fd, const char *file)
 	    info.value_size != sizeof(uint32_t))
 		return failure("%s has %u-byte keys and %u-byte values; -k and -v need 4 and 4",
 			       file, info.key_size, info.value_size);
+	if (is_percpu(info.type))
+		return failure("%s is a per-CPU map (type %u): a lookup returns one value per CPU, -k and -v need a single 4-byte value",
+			       file, info.type);
 	return 0;
 }
 
@@ -260,8 +275,7 @@ static int create_prog(const char *object)
 			   "GPL", 0);
 	if (fd < 0 && bpf_log_buf[0]) {
 		err = errno;
-		fprintf(stderr, "fds_example: verifier log:\n%s\n",
-			bpf_log_buf);
+		fprintf(stderr, "fds_example: verifier log:\n%s", bpf_log_buf);
 		errno = err;
 	}
 	return fd;

@@ -33,12 +33,12 @@ csv_row() { awk -F, 'NR == 2 { printf "%.3f %.3f %.3f", $4 * 1000, $5 * 1000, $6
 compare()
 {
 	local label=$1 ours=$2 theirs=$3 prepare=${4:-true} a b
-	hyperfine -N -S none --style none --warmup 5 --runs "$runs" \
+	hyperfine -N --style none --warmup 5 --runs "$runs" \
 		--prepare "$prepare" --export-csv "$T/a.csv" "$ours" > /dev/null 2>&1 ||
 		{ echo "bench: hyperfine failed on: $ours" >&2; return 1; }
 	read -r am au as <<< "$(csv_row "$T/a.csv")"
 	if [[ -n $theirs ]]; then
-		hyperfine -N -S none --style none --warmup 5 --runs "$runs" \
+		hyperfine -N --style none --warmup 5 --runs "$runs" \
 			--prepare "$prepare" --export-csv "$T/b.csv" "$theirs" > /dev/null 2>&1 ||
 			{ echo "bench: hyperfine failed on: $theirs" >&2; return 1; }
 		read -r bm bu bs <<< "$(csv_row "$T/b.csv")"

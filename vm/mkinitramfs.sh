@@ -13,7 +13,7 @@ trap 'rm -rf "$root"' EXIT
 
 # What the scenarios and the runner run, beyond bash builtins.
 tools=(bash env echo printf cat cp mv rm ln ls mkdir rmdir chmod chown touch install
-       mktemp stat head tail cut wc seq sort tee sleep true false id basename
+       mktemp stat head tail cut wc seq sort tee sleep true false id basename nproc
        dirname readlink grep sed awk diff cmp xargs timeout unshare setpriv
        mount umount flock bpftool)
 
@@ -51,10 +51,11 @@ done
 
 # The project, laid out as make check sees it.
 p=$root/project
-mkdir -p "$p/scripts" "$p/fuzz"
-cp "$top/fds_example" "$top/sockex1_kern.o" "$p/"
+mkdir -p "$p/scripts" "$p/fuzz" "$p/examples"
+cp "$top/fds_example" "$top/sockex1_kern.o" "$top/fds_example.8" "$p/"
 cp "$top/scripts/transcript.sh" "$p/scripts/"
-cp -r "$top/tests" "$p/"
+cp "$top/examples/lo_watch" "$p/examples/"
+cp -r "$top/tests" "$top/docs" "$p/"
 cp -r "$top/fuzz/regression" "$p/fuzz/"
 copy_libs "$top/fds_example"
 for b in "$p"/tests/bin/*; do

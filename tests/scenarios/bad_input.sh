@@ -169,8 +169,22 @@ if need bpftool; then
 		rm "$FS/m8"
 		same_as base
 	'
+	step "a per-CPU map with 4-byte values is refused: a lookup fills one per CPU" '
+		bpftool map create "$FS/pcpu" type percpu_array key 4 value 4 entries 4 name pcpu
+		snapshot pcpu
+		fds -F "$FS/pcpu" -G -m -k 1
+		expect_status 1
+		expect_out "bpf: get fd:3 (Success)"
+		expect_err "per-CPU map"
+		fds -F "$FS/pcpu" -G -m -k 1 -v 5
+		expect_status 1
+		same_as pcpu
+		rm "$FS/pcpu"
+		same_as base
+	'
 else
 	skip_step "a map with 8-byte values is refused" "bpftool not installed"
+	skip_step "a per-CPU map is refused" "bpftool not installed"
 fi
 
 # A bad object file pins nothing, whatever is wrong with it.
