@@ -18,7 +18,7 @@
 #include "libbpf.h"
 
 #define OPS 200000
-#define REPEATS 7
+#define REPEATS 9
 
 static double now_ns(void)
 {
@@ -48,41 +48,54 @@ static int raw_elem(int cmd, int fd, void *key, void *value)
 
 enum op { LIB_UPDATE, LIB_LOOKUP, RAW_UPDATE, RAW_LOOKUP };
 
-/* Median over REPEATS runs of OPS calls, in ns per call. */
-static double per_call(int fd, enum op op)
+static double run_ops(int fd, enum op op)
 {
-	double runs[REPEATS];
 	__u32 key, value = 7;
-	int r, i, ret = 0;
+	double t0 = now_ns();
+	int i, ret = 0;
 
-	for (r = 0; r < REPEATS; r++) {
-		double t0 = now_ns();
-
-		for (i = 0; i < OPS; i++) {
-			key = i & 1023;
-			switch (op) {
-			case LIB_UPDATE:
-				ret |= bpf_update_elem(fd, &key, &value, BPF_ANY);
-				break;
-			case LIB_LOOKUP:
-				ret |= bpf_lookup_elem(fd, &key, &value);
-				break;
-			case RAW_UPDATE:
-				ret |= raw_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &value);
-				break;
-			case RAW_LOOKUP:
-				ret |= raw_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &value);
-				break;
-			}
+	for (i = 0; i < OPS; i++) {
+		key = i & 1023;
+		switch (op) {
+		case LIB_UPDATE:
+			ret |= bpf_update_elem(fd, &key, &value, BPF_ANY);
+			break;
+		case LIB_LOOKUP:
+			ret |= bpf_lookup_elem(fd, &key, &value);
+			break;
+		case RAW_UPDATE:
+			ret |= raw_elem(BPF_MAP_UPDATE_ELEM, fd, &key, &value);
+			break;
+		case RAW_LOOKUP:
+			ret |= raw_elem(BPF_MAP_LOOKUP_ELEM, fd, &key, &value);
+			break;
 		}
-		runs[r] = (now_ns() - t0) / OPS;
 	}
 	if (ret) {
 		fprintf(stderr, "bench_ops: a map call failed: %s\n", strerror(errno));
 		exit(1);
 	}
-	qsort(runs, REPEATS, sizeof(runs[0]), cmp_double);
-	return runs[REPEATS / 2];
+	return (now_ns() - t0) / OPS;
+}
+
+/*
+ * ns per call through libbpf.c and through the bare syscall: runs of OPS
+ * calls alternate between the two, so drift in the machine hits both alike;
+ * each figure is the median of REPEATS runs.
+ */
+static void compare(int fd, enum op lib, enum op raw, const char *name)
+{
+	double a[REPEATS], b[REPEATS];
+	int r;
+
+	for (r = 0; r < REPEATS; r++) {
+		a[r] = run_ops(fd, lib);
+		b[r] = run_ops(fd, raw);
+	}
+	qsort(a, REPEATS, sizeof(a[0]), cmp_double);
+	qsort(b, REPEATS, sizeof(b[0]), cmp_double);
+	printf("%s_libbpf %.1f ns/op\n", name, a[REPEATS / 2]);
+	printf("%s_raw %.1f ns/op\n", name, b[REPEATS / 2]);
 }
 
 /* Pins n maps in n/100 directories, gets each, removes each: ns per op. */
@@ -149,10 +162,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_ops: map: %s\n", strerror(errno));
 		return 1;
 	}
-	printf("update_libbpf %.1f ns/op\n", per_call(fd, LIB_UPDATE));
-	printf("update_raw %.1f ns/op\n", per_call(fd, RAW_UPDATE));
-	printf("lookup_libbpf %.1f ns/op\n", per_call(fd, LIB_LOOKUP));
-	printf("lookup_raw %.1f ns/op\n", per_call(fd, RAW_LOOKUP));
+	compare(fd, LIB_UPDATE, RAW_UPDATE, "update");
+	compare(fd, LIB_LOOKUP, RAW_LOOKUP, "lookup");
 	close(fd);
 	return tree(argv[1], 1000) || tree(argv[1], 10000);
 }

@@ -64,7 +64,7 @@ compare "fds_example -P -p -o sockex1_kern.o" "$fds -F $FS/p2 -P -p -o $top/sock
 echo
 
 # --- in process ------------------------------------------------------------
-echo "## In process (bench_ops: median of 7 runs of 200,000 calls)"
+echo "## In process (bench_ops: median of 9 alternating runs of 200,000 calls)"
 "$top/bench/bench_ops" "$FS" > "$T/ops" || exit 1
 val() { awk -v k="$1" '$1 == k { print $2 }' "$T/ops"; }
 printf '%-34s %9s %9s %7s\n' "map call" "libbpf.c" "raw bpf()" ratio

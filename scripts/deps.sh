@@ -5,7 +5,7 @@
 set -euo pipefail
 
 declare -A group=(
-	[build]="make gcc libc6-dev clang llvm libelf-dev linux-libc-dev pkg-config"
+	[build]="make gcc libc6-dev clang llvm libelf-dev zlib1g-dev linux-libc-dev"
 	[check]="bpftool util-linux xz-utils procps mandoc man-db"
 	[vm]="qemu-system-x86 busybox-static cpio"
 	[fuzz]="libclang-rt-14-dev"

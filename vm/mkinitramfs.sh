@@ -26,7 +26,7 @@ done
 copy_libs()
 {
 	local lib
-	ldd "$1" 2>/dev/null | grep -oE '/[^ ]+' | while read -r lib; do
+	{ ldd "$1" 2>/dev/null || true; } | { grep -oE '/[^ ]+' || true; } | while read -r lib; do
 		if [[ ! -e $root$lib ]]; then
 			mkdir -p "$root$(dirname "$lib")"
 			cp -L "$lib" "$root$lib"

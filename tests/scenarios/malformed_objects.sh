@@ -28,7 +28,7 @@ step "the generated set covers every listed defect" '
 
 files=()
 for f in "$T"/bad/*/* "$T"/bad/*.o "$TOP"/fuzz/regression/*; do
-	[[ -f $f && $(basename "$f") != README* ]] && files+=("$f")
+	[[ -f $f && ${f##*/} != README* ]] && files+=("$f")
 done
 
 # Each file gets its own pin path, so parallel runs cannot meet; a few run
@@ -59,12 +59,12 @@ done
 # Checked with builtins only: each file, one step.
 for i in "${!files[@]}"; do
 	problems=()
-	rc=$(<"$T/r/$i.rc")
-	out=$(<"$T/r/$i.out")
+	read -r rc < "$T/r/$i.rc"
+	mapfile -t out < "$T/r/$i.out"
 	mapfile -t err < "$T/r/$i.err"
 	((rc == 1)) || problems+=("exit status $rc, expected 1")
-	[[ $out == "bpf: prog fd:-1 (Exec format error)" ]] ||
-		problems+=("stdout: $out")
+	[[ ${#out[@]} == 1 && ${out[0]} == "bpf: prog fd:-1 (Exec format error)" ]] ||
+		problems+=("stdout: ${out[*]}")
 	[[ ${err[0]:-} =~ ^bpf_load:\ .+:\ .+ ]] || problems+=("no bpf_load: message")
 	[[ ${err[-1]:-} == "fds_example: cannot load the program"* ]] ||
 		problems+=("no fds_example: message")
