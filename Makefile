@@ -91,11 +91,11 @@ tests/bin/mkcorrupt: tests/helpers/mkcorrupt.c
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
 
-tests/bin/%_kern.o: tests/objects/%_kern.c | deps
+tests/bin/%_kern.o: tests/objects/%_kern.c tests/objects/legacy_maps.h | deps
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
-tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c | deps
+tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c tests/objects/legacy_maps.h | deps
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) -D$(if $(findstring maps,$@),MANY_MAPS,MANY_PROGS) -c -o $@ $<
 

@@ -53,6 +53,15 @@ static void usage(FILE *out)
 		"  -h           show this help\n");
 }
 
+/* One line on stderr: "fds_example: " and the message. */
+static void vsay(const char *fmt, va_list ap)
+{
+	fputs("fds_example: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+/* Bad usage: the message and the usage on stderr; exit status 2. */
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
@@ -60,26 +69,23 @@ static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("fds_example: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	usage(stderr);
 	return 2;
 }
 
+/* A failed operation: the message on stderr; exit status 1. */
 static int failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int failure(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("fds_example: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return 1;
 }
 

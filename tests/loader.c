@@ -175,13 +175,26 @@ TEST(load_bpf_file_uses_fds_in_the_samples_order)
 	EXPECT_EQ(first, dup(0)) TH_LOG("the object file was not closed last");
 }
 
+/* Writes buf to a new temporary file named in path (a mkstemp template). */
+static int write_temp(char *path, const char *buf, size_t size)
+{
+	int fd = mkstemp(path);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, buf, size);
+	close(fd);
+	return n == (ssize_t)size ? 0 : -1;
+}
+
 /* Parse must fail with a message; load_bpf_file must fail without leaks. */
 static void expect_rejected(struct __test_metadata *_metadata, const char *buf,
 			    size_t size, const char *msg_part)
 {
 	struct bpf_object_plan plan;
 	char path[] = "/tmp/fds-bad.XXXXXX";
-	int fd, before;
+	int before;
 
 	ASSERT_EQ(-1, bpf_object_parse(buf, size, &plan));
 	EXPECT_NE(0, plan.err[0]);
@@ -189,10 +202,7 @@ static void expect_rejected(struct __test_metadata *_metadata, const char *buf,
 		EXPECT_NE(NULL, strstr(plan.err, msg_part)) TH_LOG("message: %s", plan.err);
 	bpf_object_plan_free(&plan);
 
-	fd = mkstemp(path);
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ((ssize_t)size, write(fd, buf, size));
-	close(fd);
+	ASSERT_EQ(0, write_temp(path, buf, size));
 	before = open_fd_count();
 	EXPECT_EQ(-1, load_bpf_file(path));
 	EXPECT_EQ(ENOEXEC, errno);
@@ -292,17 +302,14 @@ TEST(a_verifier_rejection_fails_the_load_and_closes_the_maps)
 	char *buf = slurp(SOCKEX1, &size);
 	char path[] = "/tmp/fds-rej.XXXXXX";
 	struct bpf_insn *insn;
-	int fd, before;
+	int before;
 
 	ASSERT_NE(NULL, buf);
 	ASSERT_EQ(0, find_section(buf, size, "socket1", &prog, &off));
 	/* the last instruction, exit, becomes r0 = 0: falls off the end */
 	insn = (struct bpf_insn *)(buf + prog.sh_offset + prog.sh_size - 8);
 	*insn = (struct bpf_insn)BPF_MOV64_IMM(BPF_REG_0, 0);
-	fd = mkstemp(path);
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ((ssize_t)size, write(fd, buf, size));
-	close(fd);
+	ASSERT_EQ(0, write_temp(path, buf, size));
 	before = open_fd_count();
 	EXPECT_EQ(-1, load_bpf_file(path));
 	EXPECT_NE(ENOEXEC, errno);

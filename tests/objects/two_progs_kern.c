@@ -4,19 +4,7 @@
  * socket_count adds 1 to counts[0] per packet; socket_sum adds each packet's
  * length to sums[0] and reads counts, so it is relocated against both maps.
  */
-#include <linux/bpf.h>
-
-#define SEC(name) __attribute__((section(name), used))
-
-struct bpf_map_def {
-	unsigned int type;
-	unsigned int key_size;
-	unsigned int value_size;
-	unsigned int max_entries;
-};
-
-static void *(*bpf_map_lookup_elem)(void *map, const void *key) =
-	(void *)BPF_FUNC_map_lookup_elem;
+#include "legacy_maps.h"
 
 struct bpf_map_def SEC("maps") counts = {
 	.type		= BPF_MAP_TYPE_ARRAY,
