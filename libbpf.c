@@ -258,8 +258,13 @@ int open_raw_sock(const char *name)
 	if (ifindex == 0)
 		return -1;
 
-	sock = socket(PF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
-		      htons(ETH_P_ALL));
+	/*
+	 * Protocol 0 at socket(): the packet hook is registered once, by
+	 * bind(). Created with ETH_P_ALL, the socket would be hooked to every
+	 * device first and bind() would have to unhook it, waiting out an RCU
+	 * grace period (~12 ms here) to move it to one interface.
+	 */
+	sock = socket(PF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (sock < 0)
 		return -1;
 
