@@ -49,12 +49,15 @@ boot()
 {
 	local name=$1 kernel=$2 accel=$3 limit=$4 append=$5 initramfs=${6:-$initrd}
 	local log=$build/$name.log qpid rc start=$EPOCHREALTIME
-	local cpu=()
-	[[ $accel == tcg ]] && cpu=(-cpu max)
+	# Under TCG one vCPU: with two, the guest kernel's live code patching
+	# (text_poke_bp for static keys) now and then hits a stale int3 on the
+	# other vCPU and oopses at boot (seen with 6.12 in sched_clock_cpu).
+	local cpu=(-smp 2)
+	[[ $accel == tcg ]] && cpu=(-cpu max -smp 1)
 
 	rm -f "$build/$name.boot"
 	timeout --kill-after=5 "$limit" qemu-system-x86_64 \
-		-accel "$accel" "${cpu[@]}" -m 1024 -smp 2 \
+		-accel "$accel" "${cpu[@]}" -m 1024 \
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-kernel "$kernel" -initrd "$initramfs" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=3 quiet $append" \
