@@ -29,7 +29,8 @@ tmp=$(mktemp -d "$cache/extract.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # The package holds one source tarball; pull only the two headers out of it.
-tarball=$(dpkg-deb --fsys-tarfile "$deb" | tar -t | grep -E '^\./usr/src/linux-source-[^/]*\.tar\.xz$' | head -n 1)
+tarball=$(dpkg-deb --fsys-tarfile "$deb" | tar -t |
+	  awk '/^\.\/usr\/src\/linux-source-[^\/]*\.tar\.xz$/ && !found { print; found = 1 }')
 if [[ -z $tarball ]]; then
 	echo "fetch-kselftest: no source tarball in $deb" >&2
 	exit 1

@@ -13,8 +13,10 @@ cache=$(cd "$cache" && pwd)
 metas=(linux-image-cloud-amd64 linux-image-6.12-cloud-amd64)
 
 for meta in "${metas[@]}"; do
+	# (awk reads to the end: an early exit would SIGPIPE apt-cache and,
+	# with pipefail, end this script without a word)
 	pkg=$(apt-cache depends "$meta" 2>/dev/null |
-	      awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+	      awk '/Depends: linux-image-[0-9]/ && !found { print $2; found = 1 }') || true
 	if [[ -z $pkg ]]; then
 		echo "fetch-kernels: cannot resolve $meta (run apt-get update as root)" >&2
 		exit 1
