@@ -97,6 +97,12 @@ fail()
 # The helpers below use bash builtins only: under QEMU's TCG every exec of
 # a dynamically linked tool costs tens of milliseconds.
 
+# slurp VAR FILE: FILE's bytes, trailing newlines and all, into VAR.
+slurp()
+{
+	IFS= read -r -d '' "$1" < "$2" || true
+}
+
 # show_file PREFIX FILE: prints FILE's lines, each behind PREFIX.
 show_file()
 {
@@ -140,11 +146,9 @@ expect_status()
 # expect_out LINE...: stdout is exactly these lines.
 expect_out()
 {
-	local want got
-	printf -v want '%s\n' "$@"
-	got=$(<"$T/out")$'\n'
-	[[ -s $T/out ]] || got=
-	(($#)) || want=
+	local want= got
+	(($#)) && printf -v want '%s\n' "$@"
+	slurp got "$T/out"
 	[[ $got == "$want" ]] || fail "stdout differs from: $(printf '[%s] ' "$@")"
 }
 
@@ -198,16 +202,11 @@ snapshot()
 
 same_as()
 {
-	local before now i
+	local before now
 	"$BPFFS_DUMP" "$FS" > "$T/snap.now" || fail "bpffs_dump failed"
-	mapfile -t before < "$T/snap.$1"
-	mapfile -t now < "$T/snap.now"
-	if ((${#before[@]} == ${#now[@]})); then
-		for i in "${!now[@]}"; do
-			[[ ${now[i]} == "${before[i]}" ]] || break
-		done
-		[[ ${now[i]:-} == "${before[i]:-}" ]] && return 0
-	fi
+	slurp before "$T/snap.$1"
+	slurp now "$T/snap.now"
+	[[ $now == "$before" ]] && return 0
 	diff -u "$T/snap.$1" "$T/snap.now" >&2
 	fail "the bpffs changed since snapshot $1"
 }

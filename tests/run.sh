@@ -18,10 +18,10 @@ pass=0 fail=0 skip=0
 tests=()
 for t in "$TOP"/tests/scenarios/*.sh "$TOP"/tests/bin/*; do
 	[[ -f $t && -x $t || $t == *.sh ]] || continue
-	case $(basename "$t") in
+	case ${t##*/} in
 	*.o | bpffs_dump | compat_2015 | mkcorrupt) continue ;;
 	esac
-	[[ -z $pattern || $(basename "$t") == *$pattern* ]] && tests+=("$t")
+	[[ -z $pattern || ${t##*/} == *$pattern* ]] && tests+=("$t")
 done
 
 if ((${#tests[@]} == 0)); then
@@ -39,7 +39,8 @@ echo "1..${#tests[@]}"
 n=0
 for t in "${tests[@]}"; do
 	n=$((n + 1))
-	name=$(basename "$t" .sh)
+	name=${t##*/}
+	name=${name%.sh}
 	log=$(mktemp)
 	if [[ $t == *.sh ]]; then
 		cmd=(bash "$t")
