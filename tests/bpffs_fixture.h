@@ -225,4 +225,33 @@ static inline int open_fd_count(void)
 	return n;
 }
 
+/*
+ * How this kernel behaves for one row of the kernel matrix
+ * (docs/kernel-matrix.md): "ROW<TAB>VALUE" appended to the file that
+ * $FDS_MATRIX_OUT names, when the runner sets it. VALUE is a short token
+ * (an errno name from strerrorname_np(), "yes"/"no", a count) that is the
+ * same on every run on one kernel.
+ */
+static inline void matrix_record(const char *row, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static inline void matrix_record(const char *row, const char *fmt, ...)
+{
+	const char *out = getenv("FDS_MATRIX_OUT");
+	char value[128];
+	va_list ap;
+	FILE *f;
+
+	if (!out || !*out)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	f = fopen(out, "ae");
+	if (!f)
+		return;
+	fprintf(f, "%s\t%s\n", row, value);
+	fclose(f);
+}
+
 #endif /* BPFFS_FIXTURE_H */

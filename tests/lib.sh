@@ -222,6 +222,17 @@ wait_gone()
 	fail "$kind id $id still exists"
 }
 
+# matrix_record ROW VALUE: how this kernel behaves for ROW of the kernel
+# matrix (docs/kernel-matrix.md). Appended as "ROW<TAB>VALUE" to the file
+# $FDS_MATRIX_OUT names, when the runner sets it; VALUE is a short token
+# (an errno name such as EPERM, "yes"/"no", a count) that is the same on
+# every run on one kernel.
+matrix_record()
+{
+	[[ -n ${FDS_MATRIX_OUT:-} ]] || return 0
+	printf '%s\t%s\n' "$1" "$2" >> "$FDS_MATRIX_OUT"
+}
+
 need()
 {
 	command -v "$1" > /dev/null 2>&1
