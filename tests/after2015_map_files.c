@@ -53,6 +53,19 @@ static const struct {
 	.strings = "\0unsigned int",
 };
 
+/*
+ * One matrix row for a call's result: "ok" or the errno's name. errno is
+ * kept, since writing the row may change it.
+ */
+static void record_result(const char *row, long ret)
+{
+	int err = errno;
+
+	matrix_record(row, "%s", ret >= 0 ? "ok" :
+		      strerrorname_np(err) ? strerrorname_np(err) : "E?");
+	errno = err;
+}
+
 /* Reads the whole of path into buf; -1 and errno if open or read fails. */
 static ssize_t read_file(const char *path, char *buf, size_t len)
 {
@@ -91,8 +104,7 @@ TEST_F(fs, a_pinned_map_without_btf_cannot_be_read)
 	ASSERT_EQ(0, bpf_obj_pin(fd, self->pin));
 	close(fd);
 	n = read_file(self->pin, buf, sizeof(buf));
-	matrix_record("read a pinned map without BTF", "%s",
-		      n >= 0 ? "ok" : strerrorname_np(errno));
+	record_result("read a pinned map without BTF", n);
 	EXPECT_EQ(-1, n);
 	EXPECT_EQ(EIO, errno);
 }
@@ -110,8 +122,7 @@ TEST_F(fs, a_pinned_map_with_btf_reads_as_key_value_lines)
 	ssize_t n;
 
 	btf = bpf_btf_load(&uint_btf, sizeof(uint_btf));
-	matrix_record("BPF_BTF_LOAD of a hand-built blob", "%s",
-		      btf >= 0 ? "ok" : strerrorname_np(errno));
+	record_result("BPF_BTF_LOAD of a hand-built blob", btf);
 	ASSERT_GE(btf, 0) TH_LOG("BTF load: %s", strerror(errno));
 	opts.btf_fd = btf;
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "pretty", 4, 4, 3, &opts);
@@ -125,8 +136,7 @@ TEST_F(fs, a_pinned_map_with_btf_reads_as_key_value_lines)
 	close(fd);
 
 	n = read_file(self->pin, buf, sizeof(buf));
-	matrix_record("read a pinned map with BTF", "%s",
-		      n >= 0 ? "ok" : strerrorname_np(errno));
+	record_result("read a pinned map with BTF", n);
 	ASSERT_GE(n, 0) TH_LOG("read: %s", strerror(errno));
 	/* a debug-only warning comes first on every kernel that has it */
 	lines = strstr(buf, "0: 0\n");

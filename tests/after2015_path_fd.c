@@ -35,11 +35,17 @@ FIXTURE_TEARDOWN(fs)
 	bpffs_unmount(self->fs);
 }
 
-static const char *result_name(int ret, int err)
+/*
+ * One matrix row for a call's result: "ok" or the errno's name. errno is
+ * kept, since writing the row may change it.
+ */
+static void record_result(const char *row, long ret)
 {
-	if (ret >= 0)
-		return "ok";
-	return strerrorname_np(err) ? strerrorname_np(err) : "E?";
+	int err = errno;
+
+	matrix_record(row, "%s", ret >= 0 ? "ok" :
+		      strerrorname_np(err) ? strerrorname_np(err) : "E?");
+	errno = err;
 }
 
 /* The id of the map pinned at name under dirfd, through BPF_F_PATH_FD. */
@@ -74,7 +80,7 @@ TEST_F(fs, pin_and_get_relative_to_a_directory_fd)
 	ASSERT_EQ(0, chdir("/"));
 	ret = bpf_obj_pin_opts(self->map, "rel", &opts);
 	saved = errno;
-	matrix_record("pin with BPF_F_PATH_FD", "%s", result_name(ret, saved));
+	record_result("pin with BPF_F_PATH_FD", ret);
 	if (ret < 0) {
 		EXPECT_EQ(EINVAL, saved) TH_LOG("%s", strerror(saved));
 		EXPECT_EQ(-1, access(path, F_OK)) TH_LOG("a refused pin left %s",
@@ -103,7 +109,7 @@ TEST_F(fs, pin_into_a_bpffs_that_is_mounted_nowhere)
 	opts.path_fd = mnt;
 	ret = bpf_obj_pin_opts(self->map, "detached", &opts);
 	saved = errno;
-	matrix_record("pin into a detached bpffs", "%s", result_name(ret, saved));
+	record_result("pin into a detached bpffs", ret);
 	if (ret < 0) {
 		EXPECT_EQ(EINVAL, saved) TH_LOG("%s", strerror(saved));
 	} else {

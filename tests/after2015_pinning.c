@@ -31,12 +31,17 @@ FIXTURE_TEARDOWN(fs)
 	bpffs_unmount(self->fs);
 }
 
-/* "ok" for a call that worked, else the errno's name. */
-static const char *result_name(int ret, int err)
+/*
+ * One matrix row for a call's result: "ok" or the errno's name. errno is
+ * kept, since writing the row may change it.
+ */
+static void record_result(const char *row, long ret)
 {
-	if (ret >= 0)
-		return "ok";
-	return strerrorname_np(err) ? strerrorname_np(err) : "E?";
+	int err = errno;
+
+	matrix_record(row, "%s", ret >= 0 ? "ok" :
+		      strerrorname_np(err) ? strerrorname_np(err) : "E?");
+	errno = err;
 }
 
 static int small_array(void)
@@ -78,7 +83,7 @@ TEST_F(fs, a_read_only_fd_looks_up_but_cannot_update)
 	EXPECT_EQ(42, value);
 	value = 7;
 	ret = bpf_update_elem(rofd, &key, &value, BPF_ANY);
-	matrix_record("obj_get RDONLY fd: update", "%s", result_name(ret, errno));
+	record_result("obj_get RDONLY fd: update", ret);
 	EXPECT_EQ(-1, ret);
 	EXPECT_EQ(EPERM, errno);
 	close(rofd);
@@ -106,7 +111,7 @@ TEST_F(fs, a_write_only_fd_updates_but_cannot_look_up)
 	EXPECT_EQ(0, bpf_update_elem(wofd, &key, &value, BPF_ANY));
 	value = 0;
 	ret = bpf_lookup_elem(wofd, &key, &value);
-	matrix_record("obj_get WRONLY fd: lookup", "%s", result_name(ret, errno));
+	record_result("obj_get WRONLY fd: lookup", ret);
 	EXPECT_EQ(-1, ret);
 	EXPECT_EQ(EPERM, errno);
 	/* the write went through: the read-write fd sees it */
@@ -128,7 +133,7 @@ TEST_F(fs, read_only_and_write_only_together_are_refused)
 	ASSERT_EQ(0, bpf_obj_pin(fd, self->pin));
 	close(fd);
 	ret = bpf_obj_get_opts(self->pin, &both);
-	matrix_record("obj_get RDONLY|WRONLY", "%s", result_name(ret, errno));
+	record_result("obj_get RDONLY|WRONLY", ret);
 	EXPECT_EQ(-1, ret);
 	EXPECT_EQ(EINVAL, errno);
 }
@@ -201,10 +206,10 @@ TEST_F(fs, the_pin_file_mode_decides_what_nobody_may_open)
 	matrix_record("kernel.unprivileged_bpf_disabled", "%s", sysctl);
 
 	/*
-	 * Before 6.5 the sysctl gated every bpf(2) command of a process
-	 * without CAP_BPF; since, only map and program creation. Probe with
-	 * the most open pin: EPERM there means the gate, and then every
-	 * case must be EPERM.
+	 * Older kernels (Debian's 5.10) let the sysctl gate every bpf(2)
+	 * command of a process without CAP_BPF; newer ones (6.1 on) only map
+	 * and program creation. Probe with the most open pin: EPERM there
+	 * means the gate, and then every case must be EPERM.
 	 */
 	ASSERT_EQ(0, chmod(self->pin, 0666));
 	gate = get_as_nobody(self->pin, 0);
@@ -271,7 +276,7 @@ static void check_prog_view(struct __test_metadata *_metadata, __u32 flag,
 	prog = load_value_toucher(fd, forbidden_write);
 	snprintf(row, sizeof(row), "map %s: program %s", name,
 		 forbidden_write ? "writes" : "reads");
-	matrix_record(row, "%s", result_name(prog, errno));
+	record_result(row, prog);
 	EXPECT_EQ(-1, prog);
 	EXPECT_EQ(EACCES, errno) TH_LOG("%s", bpf_log_buf);
 	if (prog >= 0)
@@ -284,7 +289,7 @@ static void check_prog_view(struct __test_metadata *_metadata, __u32 flag,
 	/* user space keeps both directions */
 	ret = bpf_update_elem(fd, &key, &value, BPF_ANY);
 	snprintf(row, sizeof(row), "map %s: user update", name);
-	matrix_record(row, "%s", result_name(ret, errno));
+	record_result(row, ret);
 	EXPECT_EQ(0, ret);
 	value = 0;
 	EXPECT_EQ(0, bpf_lookup_elem(fd, &key, &value));
@@ -316,7 +321,7 @@ TEST_F(fs, pinning_over_an_existing_name_fails_and_keeps_the_old_object)
 	ASSERT_EQ(0, bpf_obj_pin(a, self->pin));
 	old_id = map_id_of(a);
 	ret = bpf_obj_pin(b, self->pin);
-	matrix_record("pin over an existing name", "%s", result_name(ret, errno));
+	record_result("pin over an existing name", ret);
 	EXPECT_EQ(-1, ret);
 	EXPECT_EQ(EEXIST, errno);
 	EXPECT_EQ(old_id, pinned_map_id(self->pin));
@@ -344,14 +349,13 @@ TEST_F(fs, rename_moves_a_pin_and_noreplace_refuses_to_clobber)
 	close(b);
 
 	ret = rename(self->pin, moved);
-	matrix_record("rename(2) a pin", "%s", result_name(ret, errno));
+	record_result("rename(2) a pin", ret);
 	ASSERT_EQ(0, ret) TH_LOG("rename: %s", strerror(errno));
 	EXPECT_EQ(id_a, pinned_map_id(moved));
 	EXPECT_EQ(-1, access(self->pin, F_OK));
 
 	ret = renameat2(AT_FDCWD, moved, AT_FDCWD, other, RENAME_NOREPLACE);
-	matrix_record("renameat2 NOREPLACE onto a pin", "%s",
-		      result_name(ret, errno));
+	record_result("renameat2 NOREPLACE onto a pin", ret);
 	EXPECT_EQ(-1, ret);
 	EXPECT_EQ(EEXIST, errno);
 	EXPECT_EQ(id_a, pinned_map_id(moved));
@@ -359,7 +363,7 @@ TEST_F(fs, rename_moves_a_pin_and_noreplace_refuses_to_clobber)
 
 	/* the common atomic replace: rename(2) over the old name */
 	ret = rename(moved, other);
-	matrix_record("rename(2) over a pin", "%s", result_name(ret, errno));
+	record_result("rename(2) over a pin", ret);
 	EXPECT_EQ(0, ret);
 	EXPECT_EQ(id_a, pinned_map_id(other));
 	/* the replaced pin's reference went with it */
@@ -383,8 +387,7 @@ TEST_F(fs, rename_exchange_swaps_two_pins_where_supported)
 	id_b = map_id_of(b);
 
 	ret = renameat2(AT_FDCWD, self->pin, AT_FDCWD, other, RENAME_EXCHANGE);
-	matrix_record("renameat2 EXCHANGE of two pins", "%s",
-		      result_name(ret, errno));
+	record_result("renameat2 EXCHANGE of two pins", ret);
 	if (ret == 0) {
 		EXPECT_EQ(id_b, pinned_map_id(self->pin));
 		EXPECT_EQ(id_a, pinned_map_id(other));
@@ -425,8 +428,7 @@ TEST_F(fs, a_fresh_bpffs_has_preload_iterators_or_is_empty)
 		n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
 	}
-	matrix_record("bpffs preload progs.debug read", "%s",
-		      result_name(n < 0 ? -1 : 0, errno));
+	record_result("bpffs preload progs.debug read", n);
 	if (n >= 0) {
 		buf[n] = '\0';
 		/* the iterator's own header line */
