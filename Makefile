@@ -87,6 +87,12 @@ tests/bin/bpffs_dump: tests/helpers/bpffs_dump.c libbpf.o
 	@mkdir -p tests/bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
 
+# docs/after-2015.md runs it; under tests/bin/helpers so run.sh skips it.
+TEST_BINS += tests/bin/helpers/pinctl
+tests/bin/helpers/pinctl: tests/helpers/pinctl.c libbpf.o
+	@mkdir -p tests/bin/helpers
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
+
 tests/bin/mkcorrupt: tests/helpers/mkcorrupt.c
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
