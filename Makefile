@@ -101,6 +101,10 @@ tests/bin/%_kern.o: tests/objects/%_kern.c tests/objects/legacy_maps.h | deps
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
+# An iterator needs BTF, and its loader (bpftool) the BTF of its types.
+TEST_OBJS += tests/bin/after2015_iter_kern.o
+tests/bin/after2015_iter_kern.o: BPF_CFLAGS += -g
+
 tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c tests/objects/legacy_maps.h | deps
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) -D$(if $(findstring maps,$@),MANY_MAPS,MANY_PROGS) -c -o $@ $<
