@@ -267,11 +267,15 @@ TEST(a_user_namespace_creates_a_map_only_through_a_delegated_token)
 		/*
 		 * No tokens. Whether root may still create a bpffs for a user
 		 * namespace differs (5.10 yes, 6.1 EPERM); if it could, the
-		 * namespace's BPF_TOKEN_CREATE is an unknown command.
+		 * namespace's BPF_TOKEN_CREATE is an unknown command (EINVAL),
+		 * or refused before that by 5.10's unprivileged_bpf_disabled
+		 * gate on every command (EPERM).
 		 */
 		EXPECT_TRUE(create_err == 0 || create_err == EPERM);
-		if (create_err == 0)
-			EXPECT_EQ(EINVAL, r.token);
+		if (create_err == 0) {
+			EXPECT_TRUE(r.token == EINVAL || r.token == EPERM)
+				TH_LOG("token: %s", strerror(r.token));
+		}
 		EXPECT_NE(0, r.map_with_token);
 		return;
 	}
