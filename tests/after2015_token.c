@@ -104,7 +104,12 @@ static int write_file(const char *path, const char *text)
 	return ok ? 0 : -1;
 }
 
-/* What the child in the user namespace saw, as errno values (0: worked). */
+/*
+ * What the child in the user namespace saw, as errno values (0: worked;
+ * NOT_TRIED: an earlier step failed, so the call was not made).
+ */
+#define NOT_TRIED (-1)
+
 struct userns_result {
 	int setup;		/* becoming nobody in a user namespace */
 	int map_without_token;
@@ -156,13 +161,13 @@ static void userns_child(int sock)
 	}
 
 	fd = bpf_token_create(mnt[1], 0);
-	r.token_undelegated = mnt[1] < 0 ? EBADF : errno_of(fd);
+	r.token_undelegated = mnt[1] < 0 ? NOT_TRIED : errno_of(fd);
 	if (fd >= 0)
 		close(fd);
 
 	fd = bpf_token_create(mnt[0], 0);
-	r.token = mnt[0] < 0 ? EBADF : errno_of(fd);
-	r.map_with_token = EBADF;
+	r.token = mnt[0] < 0 ? NOT_TRIED : errno_of(fd);
+	r.map_with_token = NOT_TRIED;
 	if (fd >= 0) {
 		opts.map_flags = BPF_F_TOKEN_FD;
 		opts.token_fd = fd;
@@ -262,6 +267,7 @@ TEST(a_user_namespace_creates_a_map_only_through_a_delegated_token)
 		      create_err ? strerrorname_np(create_err) : "ok");
 	EXPECT_EQ(EPERM, r.map_without_token);
 	matrix_record("token in a userns, delegated bpffs", "%s",
+		      r.token == NOT_TRIED ? "no-bpffs" :
 		      r.token ? strerrorname_np(r.token) : "ok");
 	if (!token_cmd) {
 		/*
