@@ -87,6 +87,12 @@ tests/bin/bpffs_dump: tests/helpers/bpffs_dump.c libbpf.o
 	@mkdir -p tests/bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
 
+# docs/after-2015.md runs it; under tests/bin/helpers so run.sh skips it.
+TEST_BINS += tests/bin/helpers/pinctl
+tests/bin/helpers/pinctl: tests/helpers/pinctl.c libbpf.o
+	@mkdir -p tests/bin/helpers
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
+
 tests/bin/mkcorrupt: tests/helpers/mkcorrupt.c
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
@@ -94,6 +100,10 @@ tests/bin/mkcorrupt: tests/helpers/mkcorrupt.c
 tests/bin/%_kern.o: tests/objects/%_kern.c tests/objects/legacy_maps.h | deps
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+# An iterator needs BTF, and its loader (bpftool) the BTF of its types.
+TEST_OBJS += tests/bin/after2015_iter_kern.o
+tests/bin/after2015_iter_kern.o: BPF_CFLAGS += -g
 
 tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c tests/objects/legacy_maps.h | deps
 	@mkdir -p tests/bin

@@ -281,3 +281,151 @@ int open_raw_sock(const char *name)
 
 	return sock;
 }
+
+/*
+ * ---- Since 2015 ------------------------------------------------------------
+ * The pinning features added after Linux 4.4. Where a command gained fields
+ * that the installed uapi header (6.1's on Debian 12) does not have, the
+ * attr is a struct of its own with the kernel's layout, which is ABI: an
+ * older kernel sees the new fields as a non-zero tail and refuses the call
+ * with EINVAL or E2BIG, so callers get the kernel's own answer, not ours.
+ */
+
+/* BPF_OBJ_PIN and BPF_OBJ_GET as of 6.5. */
+struct obj_attr {
+	__aligned_u64 pathname;
+	__u32 bpf_fd;
+	__u32 file_flags;
+	__s32 path_fd;
+};
+
+static int obj_pin_get(enum bpf_cmd cmd, int fd, const char *pathname,
+		       __u32 file_flags, int path_fd)
+{
+	struct obj_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = ptr_to_u64(pathname);
+	attr.bpf_fd = fd;
+	attr.file_flags = file_flags;
+	/* zero unless asked for, so kernels before 6.5 accept the rest */
+	if (file_flags & BPF_F_PATH_FD)
+		attr.path_fd = path_fd;
+
+	return sys_bpf(cmd, (union bpf_attr *)&attr, sizeof(attr));
+}
+
+int bpf_obj_get_opts(const char *pathname, const struct bpf_obj_get_opts *opts)
+{
+	return obj_pin_get(BPF_OBJ_GET, 0, pathname,
+			   opts ? opts->file_flags : 0, opts ? opts->path_fd : 0);
+}
+
+int bpf_obj_pin_opts(int fd, const char *pathname,
+		     const struct bpf_obj_pin_opts *opts)
+{
+	return obj_pin_get(BPF_OBJ_PIN, fd, pathname,
+			   opts ? opts->file_flags : 0, opts ? opts->path_fd : 0);
+}
+
+/* BPF_MAP_CREATE as of 6.9. */
+struct map_create_attr {
+	__u32 map_type;
+	__u32 key_size;
+	__u32 value_size;
+	__u32 max_entries;
+	__u32 map_flags;
+	__u32 inner_map_fd;
+	__u32 numa_node;
+	char map_name[BPF_OBJ_NAME_LEN];
+	__u32 map_ifindex;
+	__u32 btf_fd;
+	__u32 btf_key_type_id;
+	__u32 btf_value_type_id;
+	__u32 btf_vmlinux_value_type_id;
+	__aligned_u64 map_extra;
+	__s32 value_type_btf_obj_fd;
+	__s32 map_token_fd;
+};
+
+int bpf_map_create(enum bpf_map_type map_type, const char *map_name,
+		   __u32 key_size, __u32 value_size, __u32 max_entries,
+		   const struct bpf_map_create_opts *opts)
+{
+	struct map_create_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = map_type;
+	attr.key_size = key_size;
+	attr.value_size = value_size;
+	attr.max_entries = max_entries;
+	if (map_name) {
+		if (strlen(map_name) >= sizeof(attr.map_name)) {
+			errno = EINVAL;
+			return -1;
+		}
+		strcpy(attr.map_name, map_name);
+	}
+	if (opts) {
+		attr.map_flags = opts->map_flags;
+		attr.btf_fd = opts->btf_fd;
+		attr.btf_key_type_id = opts->btf_key_type_id;
+		attr.btf_value_type_id = opts->btf_value_type_id;
+		if (opts->map_flags & BPF_F_TOKEN_FD)
+			attr.map_token_fd = opts->token_fd;
+	}
+
+	return sys_bpf(BPF_MAP_CREATE, (union bpf_attr *)&attr, sizeof(attr));
+}
+
+int bpf_btf_load(const void *btf_data, size_t btf_size)
+{
+	union bpf_attr attr;
+
+	if (btf_size > UINT_MAX) {
+		errno = E2BIG;
+		return -1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = ptr_to_u64(btf_data);
+	attr.btf_size = btf_size;
+
+	return sys_bpf(BPF_BTF_LOAD, &attr, sizeof(attr));
+}
+
+int bpf_link_create(int prog_fd, int target_fd, enum bpf_attach_type type,
+		    __u32 flags)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog_fd;
+	attr.link_create.target_fd = target_fd;	/* or target_ifindex */
+	attr.link_create.attach_type = type;
+	attr.link_create.flags = flags;
+
+	return sys_bpf(BPF_LINK_CREATE, &attr, sizeof(attr));
+}
+
+int bpf_link_get_fd_by_id(unsigned int id)
+{
+	return get_fd_by_id(BPF_LINK_GET_FD_BY_ID, id);
+}
+
+/* BPF_TOKEN_CREATE (6.9): not in the 6.1 header at all. */
+struct token_create_attr {
+	__u32 flags;
+	__u32 bpffs_fd;
+};
+
+int bpf_token_create(int bpffs_fd, __u32 flags)
+{
+	struct token_create_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.flags = flags;
+	attr.bpffs_fd = bpffs_fd;
+
+	return sys_bpf(BPF_TOKEN_CREATE, (union bpf_attr *)&attr, sizeof(attr));
+}
+/* ---- end of Since 2015 ---- */

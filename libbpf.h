@@ -211,4 +211,64 @@ int open_raw_sock(const char *name);
 		.off   = 0,					\
 		.imm   = 0 })
 
+/*
+ * ---- Since 2015 ------------------------------------------------------------
+ * Calls for the pinning features added after Linux 4.4, named after today's
+ * libbpf. The uapi header may be older than the kernel (Debian 12 ships
+ * 6.1's): the constants below are the kernel's stable ABI values, defined
+ * only where the header lacks them.
+ */
+#include <stddef.h>
+
+#ifndef BPF_F_PATH_FD
+#define BPF_F_PATH_FD		(1U << 14)	/* 6.5: path is relative to path_fd */
+#endif
+#ifndef BPF_F_TOKEN_FD
+#define BPF_F_TOKEN_FD		(1U << 16)	/* 6.9: the attr carries a token fd */
+#endif
+#ifndef BPF_TOKEN_CREATE
+#define BPF_TOKEN_CREATE	36		/* 6.9 */
+#endif
+
+/* file_flags: BPF_F_RDONLY, BPF_F_WRONLY (4.15), BPF_F_PATH_FD (6.5). */
+struct bpf_obj_get_opts {
+	__u32 file_flags;
+	int path_fd;		/* read only with BPF_F_PATH_FD */
+};
+
+struct bpf_obj_pin_opts {
+	__u32 file_flags;	/* BPF_F_PATH_FD or 0 */
+	int path_fd;
+};
+
+int bpf_obj_get_opts(const char *pathname, const struct bpf_obj_get_opts *opts);
+int bpf_obj_pin_opts(int fd, const char *pathname,
+		     const struct bpf_obj_pin_opts *opts);
+
+struct bpf_map_create_opts {
+	__u32 map_flags;
+	__u32 btf_fd;			/* 4.18: BTF describing key and value */
+	__u32 btf_key_type_id;
+	__u32 btf_value_type_id;
+	int token_fd;			/* 6.9: with BPF_F_TOKEN_FD in map_flags */
+};
+
+/* name may be NULL; opts may be NULL. */
+int bpf_map_create(enum bpf_map_type map_type, const char *map_name,
+		   __u32 key_size, __u32 value_size, __u32 max_entries,
+		   const struct bpf_map_create_opts *opts);
+
+/* BPF_BTF_LOAD (4.18): a BTF blob built by the caller; returns its fd. */
+int bpf_btf_load(const void *btf_data, size_t btf_size);
+
+/* BPF_LINK_CREATE (5.7): target_fd is a cgroup fd, or an ifindex for XDP. */
+int bpf_link_create(int prog_fd, int target_fd, enum bpf_attach_type type,
+		    __u32 flags);
+
+int bpf_link_get_fd_by_id(unsigned int id);
+
+/* BPF_TOKEN_CREATE (6.9): a token from a bpffs mounted with delegate_*. */
+int bpf_token_create(int bpffs_fd, __u32 flags);
+/* ---- end of Since 2015 ---- */
+
 #endif /* __LIBBPF_H */

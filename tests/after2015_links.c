@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pinned links (5.7; XDP links 5.9): a program attached through a bpf_link
+ * stays attached after the process that attached it exits, as long as the
+ * link is pinned, and is detached when the pin goes. Shown with an XDP
+ * program counting the packets lo receives in a network namespace of our own.
+ */
+#include "kselftest_harness.h"
+#include "bpffs_fixture.h"
+
+#ifndef BPF_FUNC_map_lookup_elem
+#define BPF_FUNC_map_lookup_elem 1
+#endif
+
+#define PORT 4242
+
+FIXTURE(link) {
+	char fs[64];
+	char link_pin[128];
+	char map_pin[128];
+	int sink;
+};
+
+FIXTURE_SETUP(link)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET,
+		.sin_port = htons(PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+
+	self->fs[0] = '\0';
+	self->sink = -1;
+	ASSERT_EQ(0, bpffs_private_mount(self->fs, sizeof(self->fs)))
+		TH_LOG("bpffs: %s", strerror(errno));
+	ASSERT_EQ(0, netns_private_lo()) TH_LOG("netns: %s", strerror(errno));
+	snprintf(self->link_pin, sizeof(self->link_pin), "%s/link", self->fs);
+	snprintf(self->map_pin, sizeof(self->map_pin), "%s/count", self->fs);
+	/* a receiver, so no ICMP port-unreachable joins the count */
+	self->sink = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	ASSERT_GE(self->sink, 0);
+	ASSERT_EQ(0, bind(self->sink, (struct sockaddr *)&addr, sizeof(addr)));
+}
+
+FIXTURE_TEARDOWN(link)
+{
+	if (self->sink >= 0)
+		close(self->sink);
+	bpffs_unmount(self->fs);
+}
+
+/* XDP: count every packet in key 0 of map_fd, then let it pass. */
+static int load_counter(int map_fd)
+{
+	struct bpf_insn insns[] = {
+		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+		BPF_LD_MAP_FD(BPF_REG_1, map_fd),
+		BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
+			     BPF_FUNC_map_lookup_elem),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
+		BPF_MOV64_IMM(BPF_REG_1, 1),
+		BPF_RAW_INSN(BPF_STX | BPF_DW | BPF_XADD, BPF_REG_0, BPF_REG_1,
+			     0, 0),
+		BPF_MOV64_IMM(BPF_REG_0, XDP_PASS),
+		BPF_EXIT_INSN(),
+	};
+
+	return bpf_prog_load(BPF_PROG_TYPE_XDP, insns, sizeof(insns), "GPL", 0);
+}
+
+/*
+ * In a child that then exits: load the counter, attach it to lo through a
+ * link, pin the link and the map. Returns 0 if all of it worked, else the
+ * errno of the step that failed (link creation's is the matrix row).
+ */
+static int attach_and_exit(const char *link_pin, const char *map_pin)
+{
+	int status, map, prog, link;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		map = bpf_create_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1);
+		if (map < 0 || bpf_obj_pin(map, map_pin))
+			_exit(200);
+		prog = load_counter(map);
+		if (prog < 0)
+			_exit(201);
+		link = bpf_link_create(prog, if_nametoindex("lo"), BPF_XDP, 0);
+		if (link < 0)
+			_exit(errno);
+		if (bpf_obj_pin(link, link_pin))
+			_exit(202);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static long long packets(const char *map_pin)
+{
+	__u64 count = 0;
+	__u32 key = 0;
+	int fd;
+
+	fd = bpf_obj_get(map_pin);
+	if (fd < 0)
+		return -1;
+	if (bpf_lookup_elem(fd, &key, &count))
+		count = -1;
+	close(fd);
+	return count;
+}
+
+TEST_F(link, a_pinned_link_keeps_counting_after_its_process_exits)
+{
+	struct bpf_link_info info;
+	unsigned int len = sizeof(info);
+	unsigned int prog_id;
+	long long before;
+	int ret, fd;
+
+	ret = attach_and_exit(self->link_pin, self->map_pin);
+	matrix_record("XDP bpf_link pinned, creator exited", "%s",
+		      ret == 0 ? "ok" : ret > 0 && ret < 200 ?
+		      strerrorname_np(ret) : "error");
+	ASSERT_EQ(0, ret) TH_LOG("attach step failed: %d", ret);
+
+	/* the creator is gone: only the pins hold link, program and map */
+	ASSERT_EQ(0, packets(self->map_pin));
+	ASSERT_EQ(0, send_udp(PORT, 32, 5));
+	EXPECT_EQ(5, packets(self->map_pin));
+
+	fd = bpf_obj_get(self->link_pin);
+	ASSERT_GE(fd, 0);
+	memset(&info, 0, sizeof(info));
+	ASSERT_EQ(0, bpf_obj_get_info_by_fd(fd, &info, &len));
+	EXPECT_EQ(BPF_LINK_TYPE_XDP, info.type);
+	prog_id = info.prog_id;
+	close(fd);
+
+	/* the pin was the last reference: the program is detached and freed */
+	ASSERT_EQ(0, unlink(self->link_pin));
+	ASSERT_EQ(0, wait_id_gone(bpf_prog_get_fd_by_id, prog_id))
+		TH_LOG("program %u still exists", prog_id);
+	before = packets(self->map_pin);
+	ASSERT_EQ(0, send_udp(PORT, 32, 5));
+	EXPECT_EQ(before, packets(self->map_pin));
+	matrix_record("XDP link detached when its pin is removed", "%s",
+		      packets(self->map_pin) == before ? "yes" : "no");
+}
+
+TEST_HARNESS_MAIN

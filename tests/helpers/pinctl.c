@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pinctl: the pinning features added after Linux 4.4, one subcommand each,
+ * for docs/after-2015.md to run where fds_example has no option for them.
+ * Every line it prints says what was asked and what the kernel answered.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <linux/btf.h>
+
+#include "libbpf.h"
+
+#define PORT 4242
+
+static const char usage[] =
+	"Usage: pinctl map PATH [btf]      pin a 4-entry array, key 1 = 42\n"
+	"       pinctl get PATH ro|wo|rw   open it with BPF_F_RDONLY/WRONLY, look\n"
+	"                                  up key 1, set it to 7\n"
+	"       pinctl pin-at DIR NAME     pin a map as NAME relative to DIR's fd\n"
+	"       pinctl xdp LINK MAP        count lo's packets through a pinned link\n"
+	"       pinctl send N              send N datagrams over lo\n"
+	"       pinctl count MAP           print the count\n";
+
+/* Type 1: unsigned int, 32 bits; the least BTF a map's key and value need. */
+static const struct {
+	struct btf_header hdr;
+	struct btf_type type;
+	__u32 encoding;
+	char strings[sizeof("\0unsigned int")];
+} __attribute__((packed)) uint_btf = {
+	.hdr = {
+		.magic = BTF_MAGIC,
+		.version = BTF_VERSION,
+		.hdr_len = sizeof(struct btf_header),
+		.type_len = sizeof(struct btf_type) + sizeof(__u32),
+		.str_off = sizeof(struct btf_type) + sizeof(__u32),
+		.str_len = sizeof("\0unsigned int"),
+	},
+	.type = { .name_off = 1, .info = BTF_KIND_INT << 24, .size = 4 },
+	.encoding = 32,
+	.strings = "\0unsigned int",
+};
+
+static int fail(const char *what)
+{
+	fprintf(stderr, "pinctl: %s: %s\n", what, strerror(errno));
+	return 1;
+}
+
+static int cmd_map(const char *path, int with_btf)
+{
+	struct bpf_map_create_opts opts = { 0 };
+	__u32 key = 1, value = 42;
+	int btf = -1, fd;
+
+	if (with_btf) {
+		btf = bpf_btf_load(&uint_btf, sizeof(uint_btf));
+		if (btf < 0)
+			return fail("BPF_BTF_LOAD");
+		opts.btf_fd = btf;
+		opts.btf_key_type_id = 1;
+		opts.btf_value_type_id = 1;
+	}
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "pinctl", 4, 4, 4, &opts);
+	if (btf >= 0)
+		close(btf);
+	if (fd < 0)
+		return fail("BPF_MAP_CREATE");
+	if (bpf_update_elem(fd, &key, &value, BPF_ANY))
+		return fail("update");
+	if (bpf_obj_pin(fd, path))
+		return fail(path);
+	printf("pinned a map%s at %s\n", with_btf ? " with BTF" : "", path);
+	close(fd);
+	return 0;
+}
+
+static int cmd_get(const char *path, const char *mode)
+{
+	struct bpf_obj_get_opts opts = { 0 };
+	__u32 key = 1, value = 0;
+	int fd;
+
+	if (strcmp(mode, "ro") == 0)
+		opts.file_flags = BPF_F_RDONLY;
+	else if (strcmp(mode, "wo") == 0)
+		opts.file_flags = BPF_F_WRONLY;
+	else if (strcmp(mode, "rw") != 0) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	fd = bpf_obj_get_opts(path, &opts);
+	if (fd < 0) {
+		printf("get %s: %s\n", mode, strerror(errno));
+		return 1;
+	}
+	if (bpf_lookup_elem(fd, &key, &value))
+		printf("lookup 1: %s\n", strerror(errno));
+	else
+		printf("lookup 1: %u\n", value);
+	value = 7;
+	if (bpf_update_elem(fd, &key, &value, BPF_ANY))
+		printf("update 1 to 7: %s\n", strerror(errno));
+	else
+		printf("update 1 to 7: done\n");
+	close(fd);
+	return 0;
+}
+
+static int cmd_pin_at(const char *dir, const char *name)
+{
+	struct bpf_obj_pin_opts opts = { .file_flags = BPF_F_PATH_FD };
+	int dirfd, fd, ret;
+
+	dirfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	if (dirfd < 0)
+		return fail(dir);
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL);
+	if (fd < 0)
+		return fail("BPF_MAP_CREATE");
+	opts.path_fd = dirfd;
+	ret = bpf_obj_pin_opts(fd, name, &opts);
+	printf("pin %s relative to the fd of %s: %s\n", name, dir,
+	       strerror(ret ? errno : 0));
+	close(fd);
+	close(dirfd);
+	return ret ? 1 : 0;
+}
+
+/* XDP: add one to key 0 of map_fd for every packet, and let it pass. */
+static int load_counter(int map_fd)
+{
+	struct bpf_insn insns[] = {
+		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+		BPF_LD_MAP_FD(BPF_REG_1, map_fd),
+		BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
+		BPF_MOV64_IMM(BPF_REG_1, 1),
+		BPF_RAW_INSN(BPF_STX | BPF_DW | BPF_XADD, BPF_REG_0, BPF_REG_1,
+			     0, 0),
+		BPF_MOV64_IMM(BPF_REG_0, XDP_PASS),
+		BPF_EXIT_INSN(),
+	};
+
+	return bpf_prog_load(BPF_PROG_TYPE_XDP, insns, sizeof(insns), "GPL", 0);
+}
+
+static int cmd_xdp(const char *link_pin, const char *map_pin)
+{
+	int map, prog, link;
+
+	map = bpf_create_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1);
+	if (map < 0)
+		return fail("BPF_MAP_CREATE");
+	prog = load_counter(map);
+	if (prog < 0)
+		return fail("BPF_PROG_LOAD");
+	link = bpf_link_create(prog, if_nametoindex("lo"), BPF_XDP, 0);
+	if (link < 0)
+		return fail("BPF_LINK_CREATE");
+	if (bpf_obj_pin(map, map_pin))
+		return fail(map_pin);
+	if (bpf_obj_pin(link, link_pin)) {
+		unlink(map_pin);
+		return fail(link_pin);
+	}
+	printf("XDP counter on lo, link pinned at %s\n", link_pin);
+	return 0;
+}
+
+static int cmd_send(const char *count)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET,
+		.sin_port = htons(PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int rx, tx, i, n;
+	char *end;
+
+	n = strtol(count, &end, 10);
+	if (*end || n < 0 || n > 1000) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	/* a receiver, so no ICMP port-unreachable adds to lo's packets */
+	rx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	tx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (rx < 0 || tx < 0)
+		return fail("socket");
+	if (bind(rx, (struct sockaddr *)&addr, sizeof(addr)))
+		return fail("bind");
+	for (i = 0; i < n; i++)
+		if (sendto(tx, "x", 1, 0, (struct sockaddr *)&addr,
+			   sizeof(addr)) != 1)
+			return fail("sendto");
+	printf("sent %d\n", n);
+	return 0;
+}
+
+static int cmd_count(const char *map_pin)
+{
+	__u64 count = 0;
+	__u32 key = 0;
+	int fd;
+
+	fd = bpf_obj_get(map_pin);
+	if (fd < 0)
+		return fail(map_pin);
+	if (bpf_lookup_elem(fd, &key, &count))
+		return fail("lookup");
+	printf("packets: %llu\n", (unsigned long long)count);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	if (strcmp(cmd, "map") == 0 && (argc == 3 ||
+	    (argc == 4 && strcmp(argv[3], "btf") == 0)))
+		return cmd_map(argv[2], argc == 4);
+	if (strcmp(cmd, "get") == 0 && argc == 4)
+		return cmd_get(argv[2], argv[3]);
+	if (strcmp(cmd, "pin-at") == 0 && argc == 4)
+		return cmd_pin_at(argv[2], argv[3]);
+	if (strcmp(cmd, "xdp") == 0 && argc == 4)
+		return cmd_xdp(argv[2], argv[3]);
+	if (strcmp(cmd, "send") == 0 && argc == 3)
+		return cmd_send(argv[2]);
+	if (strcmp(cmd, "count") == 0 && argc == 3)
+		return cmd_count(argv[2]);
+	fputs(usage, stderr);
+	return 2;
+}
