@@ -2,7 +2,10 @@
 # The test runner: every scenario under tests/scenarios and every kselftest
 # binary under tests/bin, each in its own mount namespace with a timeout.
 # Prints KTAP, then "N passed, N failed, N skipped" over all test cases.
-# With CI=true a skip is a failure. Usage: run.sh [NAME-PATTERN]
+# With CI=true a skip is a failure. Every test's kernel-matrix rows go to
+# $FDS_MATRIX_OUT (default build/matrix/host.tsv); after a whole native run
+# scripts/matrix.sh compares them with docs/kernel-matrix.md (MATRIX_UPDATE=1
+# rewrites that instead). Usage: run.sh [NAME-PATTERN]
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +33,16 @@ if ((${#tests[@]} == 0)); then
 fi
 
 cd "$TOP" || exit 1
+# Kernels before 5.11 charge every map to RLIMIT_MEMLOCK; only the memlock
+# scenario wants a small limit, and it sets its own.
+if ! ulimit -l unlimited 2> /dev/null; then
+	echo "run.sh: cannot raise ulimit -l (no CAP_SYS_RESOURCE); kernels before 5.11 may refuse maps" >&2
+fi
+if [[ -z ${FDS_MATRIX_OUT:-} ]]; then
+	export FDS_MATRIX_OUT=$TOP/build/matrix/host.tsv
+	compare_matrix=1
+fi
+mkdir -p "$(dirname "$FDS_MATRIX_OUT")" && : > "$FDS_MATRIX_OUT" || exit 1
 # Under SANITIZE=1 a sanitizer report must never pass for an expected exit 1.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=87:print_stacktrace=1}
@@ -85,6 +98,15 @@ for t in "${tests[@]}"; do
 	fi
 	rm -f "$log"
 done
+
+# The host's column of the kernel matrix, when every test ran.
+if [[ -n ${compare_matrix:-} && -z $pattern ]]; then
+	if [[ ${MATRIX_UPDATE:-} == 1 ]]; then
+		"$TOP/scripts/matrix.sh" update "host=$FDS_MATRIX_OUT" || fail=$((fail + 1))
+	else
+		"$TOP/scripts/matrix.sh" check "host=$FDS_MATRIX_OUT" || fail=$((fail + 1))
+	fi
+fi
 
 echo "$pass passed, $fail failed, $skip skipped"
 ((fail == 0))
