@@ -27,7 +27,7 @@ doc_host_series=
 # Reads the row explanations, the table and the kernel releases back.
 read_doc()
 {
-	local line section= i label c hdr=() cells=() row
+	local line section='' i label c hdr=() cells=() row
 	[[ -f $doc ]] || return 0
 	while IFS= read -r line; do
 		case $line in

@@ -148,6 +148,10 @@ failures()
 	awk '
 		/^    (KTAP version|# [A-Za-z0-9_.-]+: [0-9.]+s$)/ { next }
 		/^    +not ok [0-9]+ / { s = $0; sub(/^ +not ok [0-9]+ /, "", s); steps[n++] = s; next }
+		/^    +ok [0-9]+ .* # SKIP / {
+			s = $0; sub(/^ +ok [0-9]+ /, "", s); sub(/ # SKIP /, " (skipped: ", s)
+			steps[n++] = s ")"; next
+		}
 		/^    # [^ ]+: (timed out|exited|ran no|[0-9]+ skipped)/ { s = $0; sub(/^    # [^ ]+: /, "", s); steps[n++] = s; next }
 		/^not ok [0-9]+ / {
 			t = $0; sub(/^not ok [0-9]+ /, "", t)
@@ -181,7 +185,7 @@ probe_kvm()
 	chmod 0755 "$root/init" "$root"
 	(cd "$root" && find . | cpio --quiet -o -H newc -R 0:0) > "$probe"
 	rm -rf "$root"
-	QUIET_VM=1 HANG_AFTER= boot probe "${kernels[0]}" kvm 15 "" "$probe"
+	QUIET_VM=1 HANG_AFTER='' boot probe "${kernels[0]}" kvm 15 "" "$probe"
 	grep -q "FDS-VM: suite start" "$build/probe.log" &&
 		! grep -q "KVM internal error" "$build/probe.log" && return 0
 	warn=$(grep -m1 -iE "warning: .*(CPUID|feature)" "$build/probe.log")
@@ -259,7 +263,7 @@ run_selftest()
 jobs_max=${VM_JOBS:-2}
 for i in "${!kernels[@]}"; do
 	while (($(jobs -rp | wc -l) >= jobs_max)); do wait -n; done
-	HANG_AFTER= run_kernel "${labels[i]}" "${kernels[i]}" &
+	HANG_AFTER='' run_kernel "${labels[i]}" "${kernels[i]}" &
 done
 if [[ ${VM_SELFTEST:-1} == 1 ]]; then
 	for c in "${selftests[@]}"; do

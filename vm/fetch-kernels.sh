@@ -39,7 +39,7 @@ fi
 
 # The archive and security archive URIs of the host's own apt sources
 # (deb822 .sources files or the one-line format).
-archive= security=
+archive='' security=''
 read_sources()
 {
 	local f line uris suites u
@@ -67,12 +67,10 @@ read_sources()
 	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
 		[[ -f $f ]] || continue
 		while read -r line; do
-			set -- $line
-			[[ ${1:-} == deb ]] || continue
-			shift
-			[[ ${1:-} == \[* ]] && while [[ $1 != *\] ]]; do shift; done && shift
-			u=${1:-} suites=${2:-}
-			[[ -n $u ]] || continue
+			# deb [options] URI SUITE COMPONENT...
+			[[ $line =~ ^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?([^[:space:]]+)[[:space:]]+([^[:space:]]+) ]] ||
+				continue
+			u=${BASH_REMATCH[2]} suites=${BASH_REMATCH[3]}
 			if [[ $suites == *-security* ]]; then
 				security=${security:-$u}
 			else
@@ -128,9 +126,11 @@ prepare_suite()
 # first_dep SUITE PKG PATTERN: PKG's first dependency whose name matches.
 first_dep()
 {
+	local out
 	# shellcheck disable=SC2046
-	apt-cache $(apt_opts "$1") depends "$2" 2>/dev/null |
-		awk -v re="$3" '$1 == "Depends:" && $2 ~ re && !found { print $2; found = 1 }'
+	out=$(apt-cache $(apt_opts "$1") depends "$2" 2>&1) ||
+		{ echo "fetch-kernels: apt-cache depends $2 ($1): $out" >&2; return 1; }
+	awk -v re="$3" '$1 == "Depends:" && $2 ~ re && !found { print $2; found = 1 }' <<< "$out"
 }
 
 # fetch LABEL SUITE META: the vmlinuz of META's current image, fetched once.
@@ -138,7 +138,7 @@ fetch()
 {
 	local label=$1 suite=$2 meta=$3 pkg bin dir tmp k
 	prepare_suite "$suite"
-	pkg=$(first_dep "$suite" "$meta" '^linux-image-[0-9]')
+	pkg=$(first_dep "$suite" "$meta" '^linux-image-[0-9]') || pkg=''
 	[[ -n $pkg ]] || die "$label: cannot resolve $meta in $suite"
 	dir=$cache/kernels/$pkg
 	if [[ ! -f $dir/vmlinuz ]]; then
@@ -148,7 +148,8 @@ fetch()
 		(cd "$tmp" && apt-get $(apt_opts "$suite") -q download "$pkg" > /dev/null) ||
 			{ rm -rf "$tmp"; die "$label: apt-get download $pkg failed"; }
 		# Since 7.x the image package is a stub; the kernel is in linux-binary.
-		bin=$(first_dep "$suite" "$pkg" '^linux-binary-[0-9]')
+		bin=$(first_dep "$suite" "$pkg" '^linux-binary-[0-9]') ||
+			{ rm -rf "$tmp"; die "$label: cannot read the dependencies of $pkg"; }
 		if [[ -n $bin ]]; then
 			echo "fetch-kernels: $label: downloading $bin from $suite" >&2
 			# shellcheck disable=SC2046
