@@ -97,7 +97,7 @@ if [[ ${BENCH_VM:-1} == 1 ]]; then
 	if [[ ! -f build/vm/summary.tsv ]]; then
 		echo "make check-vm                      no summary (see: tail $T/vm.log)"
 	else
-		printf '%-34s %-5s %7s %9s  %-8s %s\n' "make check-vm" accel "boot s" "verdict s" goal verdict
+		printf '%-34s %-5s %7s %9s  %-14s %s\n' "make check-vm" accel "boot s" "verdict s" goal verdict
 		while IFS=$'\t' read -r label accel boot total v; do
 			if [[ $label == whole ]]; then
 				goal=150 label="whole matrix, $v" v=$( ((vm_rc)) && echo FAILED || echo PASS)
@@ -105,7 +105,7 @@ if [[ ${BENCH_VM:-1} == 1 ]]; then
 				goal=30 label="kernel $label"
 			fi
 			met=$(awk -v t="$total" -v g="$goal" 'BEGIN { print (t <= g ? "met" : "not met") }')
-			printf '%-34s %-5s %7s %9s  %-8s %s\n' "$label" "$accel" "$boot" "$total" \
+			printf '%-34s %-5s %7s %9s  %-14s %s\n' "$label" "$accel" "$boot" "$total" \
 				"<=${goal}s $met" "$v"
 		done < build/vm/summary.tsv
 	fi

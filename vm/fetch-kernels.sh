@@ -138,8 +138,16 @@ fetch()
 {
 	local label=$1 suite=$2 meta=$3 pkg bin dir tmp k
 	prepare_suite "$suite"
-	pkg=$(first_dep "$suite" "$meta" '^linux-image-[0-9]') || pkg=''
-	[[ -n $pkg ]] || die "$label: cannot resolve $meta in $suite"
+	# apt-cache reads all of a suite's lists (a second each): the answer is
+	# kept until the lists are next refreshed.
+	local resolved=$cache/apt/$suite/resolved.$meta
+	if [[ -s $resolved && $resolved -nt $cache/apt/$suite/updated ]]; then
+		pkg=$(<"$resolved")
+	else
+		pkg=$(first_dep "$suite" "$meta" '^linux-image-[0-9]') || pkg=''
+		[[ -n $pkg ]] || die "$label: cannot resolve $meta in $suite"
+		echo "$pkg" > "$resolved"
+	fi
 	dir=$cache/kernels/$pkg
 	if [[ ! -f $dir/vmlinuz ]]; then
 		tmp=$(mktemp -d "$cache/kernels/.fetch.XXXXXX")
