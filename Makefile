@@ -40,7 +40,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/map_flags_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps check check-vm demo fuzz bench install clean help FORCE
+.PHONY: all deps check check-vm matrix-update demo fuzz bench install clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -120,6 +120,11 @@ check-vm: all $(TEST_BINS) $(TEST_OBJS)
 	@scripts/deps.sh check vm
 	@vm/check-vm.sh
 
+# The last runs' observations (build/matrix/*.tsv) become the committed matrix.
+MATRIX_RUNS = $(foreach f,$(wildcard build/matrix/*.tsv),$(basename $(notdir $(f)))=$(f))
+matrix-update:
+	@$(if $(MATRIX_RUNS),scripts/matrix.sh update $(MATRIX_RUNS),echo 'no build/matrix/*.tsv: run make check or make check-vm first'; false)
+
 fuzz:
 	@$(MAKE) -C fuzz run
 
@@ -143,7 +148,9 @@ help:
 	@echo 'make              build fds_example and sockex1_kern.o'
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'
-	@echo 'make check-vm     run the suite in QEMU on Debian 6.1 and 6.12 kernels (KERNEL=bzImage ... to choose)'
+	@echo 'make check-vm     run the suite in QEMU on Debian 5.10, 6.1, 6.12 and sid kernels, compare the kernel matrix'
+	@echo '                  (KERNELS=5.10,6.12 for a subset, KERNEL=bzImage... for your own, MATRIX_UPDATE=1 to rewrite it)'
+	@echo 'make matrix-update  write the last runs into docs/kernel-matrix.md'
 	@echo 'make fuzz         fuzz the ELF loader for FUZZ_SECONDS (default 60)'
 	@echo 'make bench        print the benchmark table'
 	@echo 'make install      install binary, man page and sockex1_kern.o (PREFIX, DESTDIR)'

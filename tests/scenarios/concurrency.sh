@@ -4,7 +4,13 @@
 # the same path at once exactly one wins while the others fail cleanly.
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
-WRITERS=${WRITERS:-300}
+# In a guest under TCG each exec costs ~0.1 s: fewer writers race the same
+# way there, and the host run keeps the load of hundreds.
+if [[ -n ${FDS_IN_VM:-} ]]; then
+	WRITERS=${WRITERS:-48} ROUNDS=${ROUNDS:-5}
+else
+	WRITERS=${WRITERS:-300} ROUNDS=${ROUNDS:-15}
+fi
 
 step "setup: one pinned map" '
 	fds -F "$FS/shared" -P -m
@@ -36,10 +42,11 @@ step "every one of their values landed, nothing else changed" '
 	diff -u "$T/want" "$T/got"
 '
 
-step "racing pins of one path: exactly one wins each time, the rest get EEXIST" '
+step "racing pins of one path: exactly one wins each of $ROUNDS rounds, the rest get EEXIST" '
 	# The contenders wait on a lock the test holds, then all go at once.
+	printf -v loser "%s\n" "bpf: map fd:3 (Success)" "bpf: pin ret:(-1,File exists)"
 	: > "$T/gate"
-	for round in $(seq 1 15); do
+	for ((round = 1; round <= ROUNDS; round++)); do
 		exec 8> "$T/gate"
 		flock -x 8
 		pids=()
@@ -56,9 +63,11 @@ step "racing pins of one path: exactly one wins each time, the rest get EEXIST" 
 			if wait ${pids[$((c - 1))]}; then
 				winners+=($c)
 			else
-				grep -qx "bpf: pin ret:(-1,File exists)" "$T/race.$c.out" ||
+				# the map is made, the pin refused, nothing more (builtins:
+				# a grep per loser costs seconds under TCG)
+				slurp out "$T/race.$c.out"
+				[[ $out == "$loser" ]] ||
 					fail "round $round: contender $c failed oddly: $(cat "$T/race.$c.out" "$T/race.$c.err")"
-				(($(line_count "$T/race.$c.out") == 2)) || fail "a loser went on"
 			fi
 		done
 		((${#winners[@]} == 1)) || fail "round $round: winners: ${winners[*]:-none}"
