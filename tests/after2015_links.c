@@ -126,7 +126,7 @@ TEST_F(link, a_pinned_link_keeps_counting_after_its_process_exits)
 	int ret, fd;
 
 	ret = attach_and_exit(self->link_pin, self->map_pin);
-	matrix_record("XDP bpf_link pinned, creator exited", "%s",
+	matrix_record("link-xdp-pinned-outlives-creator", "%s",
 		      ret == 0 ? "ok" : ret > 0 && ret < 200 ?
 		      strerrorname_np(ret) : "error");
 	ASSERT_EQ(0, ret) TH_LOG("attach step failed: %d", ret);
@@ -151,7 +151,7 @@ TEST_F(link, a_pinned_link_keeps_counting_after_its_process_exits)
 	before = packets(self->map_pin);
 	ASSERT_EQ(0, send_udp(PORT, 32, 5));
 	EXPECT_EQ(before, packets(self->map_pin));
-	matrix_record("XDP link detached when its pin is removed", "%s",
+	matrix_record("link-xdp-detached-on-unpin", "%s",
 		      packets(self->map_pin) == before ? "yes" : "no");
 }
 

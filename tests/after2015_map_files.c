@@ -104,7 +104,7 @@ TEST_F(fs, a_pinned_map_without_btf_cannot_be_read)
 	ASSERT_EQ(0, bpf_obj_pin(fd, self->pin));
 	close(fd);
 	n = read_file(self->pin, buf, sizeof(buf));
-	record_result("read a pinned map without BTF", n);
+	record_result("map-file-read-without-btf", n);
 	EXPECT_EQ(-1, n);
 	EXPECT_EQ(EIO, errno);
 }
@@ -122,7 +122,7 @@ TEST_F(fs, a_pinned_map_with_btf_reads_as_key_value_lines)
 	ssize_t n;
 
 	btf = bpf_btf_load(&uint_btf, sizeof(uint_btf));
-	record_result("BPF_BTF_LOAD of a hand-built blob", btf);
+	record_result("btf-load-hand-built", btf);
 	ASSERT_GE(btf, 0) TH_LOG("BTF load: %s", strerror(errno));
 	opts.btf_fd = btf;
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "pretty", 4, 4, 3, &opts);
@@ -136,7 +136,7 @@ TEST_F(fs, a_pinned_map_with_btf_reads_as_key_value_lines)
 	close(fd);
 
 	n = read_file(self->pin, buf, sizeof(buf));
-	record_result("read a pinned map with BTF", n);
+	record_result("map-file-read-with-btf", n);
 	ASSERT_GE(n, 0) TH_LOG("read: %s", strerror(errno));
 	/* a debug-only warning comes first on every kernel that has it */
 	lines = strstr(buf, "0: 0\n");

@@ -80,7 +80,7 @@ TEST_F(fs, pin_and_get_relative_to_a_directory_fd)
 	ASSERT_EQ(0, chdir("/"));
 	ret = bpf_obj_pin_opts(self->map, "rel", &opts);
 	saved = errno;
-	record_result("pin with BPF_F_PATH_FD", ret);
+	record_result("pin-path-fd", ret);
 	if (ret < 0) {
 		EXPECT_EQ(EINVAL, saved) TH_LOG("%s", strerror(saved));
 		EXPECT_EQ(-1, access(path, F_OK)) TH_LOG("a refused pin left %s",
@@ -109,7 +109,7 @@ TEST_F(fs, pin_into_a_bpffs_that_is_mounted_nowhere)
 	opts.path_fd = mnt;
 	ret = bpf_obj_pin_opts(self->map, "detached", &opts);
 	saved = errno;
-	record_result("pin into a detached bpffs", ret);
+	record_result("pin-path-fd-detached-mount", ret);
 	if (ret < 0) {
 		EXPECT_EQ(EINVAL, saved) TH_LOG("%s", strerror(saved));
 	} else {

@@ -83,7 +83,7 @@ TEST_F(fs, a_read_only_fd_looks_up_but_cannot_update)
 	EXPECT_EQ(42, value);
 	value = 7;
 	ret = bpf_update_elem(rofd, &key, &value, BPF_ANY);
-	record_result("obj_get RDONLY fd: update", ret);
+	record_result("get-rdonly-fd-update", ret);
 	EXPECT_EQ(-1, ret);
 	EXPECT_EQ(EPERM, errno);
 	close(rofd);
@@ -111,7 +111,7 @@ TEST_F(fs, a_write_only_fd_updates_but_cannot_look_up)
 	EXPECT_EQ(0, bpf_update_elem(wofd, &key, &value, BPF_ANY));
 	value = 0;
 	ret = bpf_lookup_elem(wofd, &key, &value);
-	record_result("obj_get WRONLY fd: lookup", ret);
+	record_result("get-wronly-fd-lookup", ret);
 	EXPECT_EQ(-1, ret);
 	EXPECT_EQ(EPERM, errno);
 	/* the write went through: the read-write fd sees it */
@@ -133,7 +133,7 @@ TEST_F(fs, read_only_and_write_only_together_are_refused)
 	ASSERT_EQ(0, bpf_obj_pin(fd, self->pin));
 	close(fd);
 	ret = bpf_obj_get_opts(self->pin, &both);
-	record_result("obj_get RDONLY|WRONLY", ret);
+	record_result("get-rdonly-wronly-both", ret);
 	EXPECT_EQ(-1, ret);
 	EXPECT_EQ(EINVAL, errno);
 }
@@ -215,12 +215,12 @@ TEST_F(fs, the_pin_file_mode_decides_what_nobody_may_open)
 	gate = get_as_nobody(self->pin, 0);
 	ASSERT_TRUE(gate == 0 || gate == EPERM)
 		TH_LOG("nobody's get of a 0666 pin: %s", errno_token(gate));
-	matrix_record("obj_get as nobody, pin 0666", "%s", errno_token(gate));
+	matrix_record("get-nobody-pin-0666-gate", "%s", errno_token(gate));
 
 	for (i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
 		ASSERT_EQ(0, chmod(self->pin, cases[i].mode));
 		got = get_as_nobody(self->pin, cases[i].flags);
-		snprintf(row, sizeof(row), "obj_get %s as nobody, pin %04o",
+		snprintf(row, sizeof(row), "get-%s-nobody-pin-%04o",
 			 cases[i].flags_name, cases[i].mode);
 		matrix_record(row, "%s", errno_token(got));
 		if (gate == EPERM) {
@@ -274,7 +274,7 @@ static void check_prog_view(struct __test_metadata *_metadata, __u32 flag,
 	fd = bpf_create_map_flags(BPF_MAP_TYPE_ARRAY, 4, 4, 1, flag);
 	ASSERT_GE(fd, 0) TH_LOG("map with %s: %s", name, strerror(errno));
 	prog = load_value_toucher(fd, forbidden_write);
-	snprintf(row, sizeof(row), "map %s: program %s", name,
+	snprintf(row, sizeof(row), "map-%s-prog-%s", name,
 		 forbidden_write ? "writes" : "reads");
 	record_result(row, prog);
 	EXPECT_EQ(-1, prog);
@@ -288,7 +288,7 @@ static void check_prog_view(struct __test_metadata *_metadata, __u32 flag,
 
 	/* user space keeps both directions */
 	ret = bpf_update_elem(fd, &key, &value, BPF_ANY);
-	snprintf(row, sizeof(row), "map %s: user update", name);
+	snprintf(row, sizeof(row), "map-%s-user-update", name);
 	record_result(row, ret);
 	EXPECT_EQ(0, ret);
 	value = 0;
@@ -321,7 +321,7 @@ TEST_F(fs, pinning_over_an_existing_name_fails_and_keeps_the_old_object)
 	ASSERT_EQ(0, bpf_obj_pin(a, self->pin));
 	old_id = map_id_of(a);
 	ret = bpf_obj_pin(b, self->pin);
-	record_result("pin over an existing name", ret);
+	record_result("pin-over-existing-name", ret);
 	EXPECT_EQ(-1, ret);
 	EXPECT_EQ(EEXIST, errno);
 	EXPECT_EQ(old_id, pinned_map_id(self->pin));
@@ -349,13 +349,13 @@ TEST_F(fs, rename_moves_a_pin_and_noreplace_refuses_to_clobber)
 	close(b);
 
 	ret = rename(self->pin, moved);
-	record_result("rename(2) a pin", ret);
+	record_result("rename-pin", ret);
 	ASSERT_EQ(0, ret) TH_LOG("rename: %s", strerror(errno));
 	EXPECT_EQ(id_a, pinned_map_id(moved));
 	EXPECT_EQ(-1, access(self->pin, F_OK));
 
 	ret = renameat2(AT_FDCWD, moved, AT_FDCWD, other, RENAME_NOREPLACE);
-	record_result("renameat2 NOREPLACE onto a pin", ret);
+	record_result("renameat2-noreplace-onto-pin", ret);
 	EXPECT_EQ(-1, ret);
 	EXPECT_EQ(EEXIST, errno);
 	EXPECT_EQ(id_a, pinned_map_id(moved));
@@ -363,7 +363,7 @@ TEST_F(fs, rename_moves_a_pin_and_noreplace_refuses_to_clobber)
 
 	/* the common atomic replace: rename(2) over the old name */
 	ret = rename(moved, other);
-	record_result("rename(2) over a pin", ret);
+	record_result("rename-over-pin", ret);
 	EXPECT_EQ(0, ret);
 	EXPECT_EQ(id_a, pinned_map_id(other));
 	/* the replaced pin's reference went with it */
@@ -387,7 +387,7 @@ TEST_F(fs, rename_exchange_swaps_two_pins_where_supported)
 	id_b = map_id_of(b);
 
 	ret = renameat2(AT_FDCWD, self->pin, AT_FDCWD, other, RENAME_EXCHANGE);
-	record_result("renameat2 EXCHANGE of two pins", ret);
+	record_result("renameat2-exchange-pins", ret);
 	if (ret == 0) {
 		EXPECT_EQ(id_b, pinned_map_id(self->pin));
 		EXPECT_EQ(id_a, pinned_map_id(other));
@@ -414,7 +414,7 @@ TEST_F(fs, a_fresh_bpffs_has_preload_iterators_or_is_empty)
 	snprintf(progs, sizeof(progs), "%s/progs.debug", self->fs);
 	has_maps = lstat(maps, &st) == 0;
 	has_progs = lstat(progs, &st) == 0;
-	matrix_record("bpffs preload maps.debug/progs.debug", "%s",
+	matrix_record("preload-debug-files", "%s",
 		      has_maps && has_progs ? "yes" : "no");
 	/* both come from one preload module, or neither does */
 	ASSERT_EQ(has_maps, has_progs);
@@ -428,7 +428,7 @@ TEST_F(fs, a_fresh_bpffs_has_preload_iterators_or_is_empty)
 		n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
 	}
-	record_result("bpffs preload progs.debug read", n);
+	record_result("preload-progs-debug-read", n);
 	if (n >= 0) {
 		buf[n] = '\0';
 		/* the iterator's own header line */

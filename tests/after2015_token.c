@@ -38,12 +38,12 @@ TEST(mount_options_set_the_root_of_a_bpffs)
 	rmdir(mnt);
 	bpffs_unmount(dir);
 
-	matrix_record("bpffs mode=0750 root mode", "%04o", st.st_mode & 07777);
+	matrix_record("mount-mode-0750-root-mode", "%04o", st.st_mode & 07777);
 	/* the root is sticky whatever the mode, like /tmp */
 	EXPECT_EQ(01750, st.st_mode & 07777);
 	/* kernels before uid=/gid= ignore them: root keeps 0:0 */
 	uid_set = st.st_uid == 65534;
-	matrix_record("bpffs uid=/gid= options", "%s",
+	matrix_record("mount-uid-gid-options", "%s",
 		      uid_set ? "yes" : "ignored");
 	EXPECT_EQ(uid_set ? 65534 : 0, st.st_uid);
 	EXPECT_EQ(uid_set ? 65534 : 0, st.st_gid);
@@ -220,7 +220,7 @@ TEST(a_user_namespace_creates_a_map_only_through_a_delegated_token)
 	plain_fd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	ASSERT_GE(plain_fd, 0);
 	token_cmd = bpf_token_create(plain_fd, 0);
-	record_result("BPF_TOKEN_CREATE, plain bpffs, init userns", token_cmd);
+	record_result("token-create-plain-bpffs", token_cmd);
 	/* EINVAL: no such command; EOPNOTSUPP: no token in the init userns */
 	ASSERT_EQ(-1, token_cmd);
 	ASSERT_TRUE(errno == EINVAL || errno == EOPNOTSUPP)
@@ -261,12 +261,12 @@ TEST(a_user_namespace_creates_a_map_only_through_a_delegated_token)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, r.setup) TH_LOG("user namespace: %s", strerror(r.setup));
 
-	matrix_record("map create, userns, no token", "%s",
+	matrix_record("userns-map-create-no-token", "%s",
 		      strerrorname_np(r.map_without_token) ?: "ok");
-	matrix_record("bpffs mounted for a userns", "%s",
+	matrix_record("userns-bpffs-mount", "%s",
 		      create_err ? strerrorname_np(create_err) : "ok");
 	EXPECT_EQ(EPERM, r.map_without_token);
-	matrix_record("token in a userns, delegated bpffs", "%s",
+	matrix_record("userns-token-delegated-bpffs", "%s",
 		      r.token == NOT_TRIED ? "no-bpffs" :
 		      r.token ? strerrorname_np(r.token) : "ok");
 	if (!token_cmd) {
@@ -286,10 +286,10 @@ TEST(a_user_namespace_creates_a_map_only_through_a_delegated_token)
 		return;
 	}
 	ASSERT_EQ(0, create_err);
-	matrix_record("token from an undelegated bpffs", "%s",
+	matrix_record("userns-token-undelegated-bpffs", "%s",
 		      r.token_undelegated ? strerrorname_np(r.token_undelegated) :
 		      "ok");
-	matrix_record("map create, userns, with token", "%s",
+	matrix_record("userns-map-create-with-token", "%s",
 		      r.map_with_token ? strerrorname_np(r.map_with_token) :
 		      "ok");
 	EXPECT_NE(0, r.token_undelegated);

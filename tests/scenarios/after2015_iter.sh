@@ -14,7 +14,7 @@ fi
 step "bpftool iter pin pins the map iterator" '
 	rc=0
 	bpftool iter pin "$ITER_OBJ" "$FS/maps" || rc=$?
-	matrix_record "bpftool iter pin (bpf_map iterator)" \
+	matrix_record "iter-pin-bpftool" \
 		"$( ((rc == 0)) && echo ok || echo "exit $rc")"
 	((rc == 0)) || fail "bpftool iter pin exited $rc"
 	[[ -f $FS/maps ]] || fail "no pin at $FS/maps"
@@ -31,7 +31,7 @@ step "reading the pin lists a map pinned after it" '
 	for line in "${lines[@]}"; do
 		[[ $line =~ ^map\ [0-9]+$ ]] || fail "unexpected line: [$line]"
 	done
-	matrix_record "cat of a pinned map iterator" "ok"
+	matrix_record "iter-pin-read" "ok"
 	echo "$id" > "$T/id"
 '
 

@@ -17,7 +17,10 @@ step "its pins are usable by fds_example afterwards" '
 	expect_out "bpf: get fd:3 (Success)" "bpf: sock:4 <- fd:3 attached ret:(0,Success)"
 '
 
-if ! need "${CC:-cc}"; then
+# Building is kernel-independent: QEMU guests (no compiler) leave it out.
+if [[ -n ${FDS_IN_VM:-} ]]; then
+	:
+elif ! need "${CC:-cc}"; then
 	skip_step "it still builds from source" "no C compiler here"
 else
 step "it still builds from source with the header and loader as they are" '
