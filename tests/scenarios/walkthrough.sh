@@ -97,7 +97,11 @@ for i in "${!cmds[@]}"; do
 done
 [[ -n ${WALKTHROUGH_PRINT:-} ]] && exit 0
 
-if need mandoc; then
+# The man page and make install are the same on every kernel: QEMU guests
+# (no mandoc, no make) leave them to the native run.
+if [[ -n ${FDS_IN_VM:-} ]]; then
+	:
+elif need mandoc; then
 	step "the man page lints clean (mandoc -Tlint)" '
 		mandoc -Tlint -W warning fds_example.8
 		out=$(mandoc -Tascii fds_example.8 2>&1 | sed "s/.\x08//g")
@@ -107,7 +111,9 @@ else
 	skip_step "the man page lints clean" "mandoc is not installed"
 fi
 
-if need make && [[ -f Makefile ]]; then
+if [[ -n ${FDS_IN_VM:-} ]]; then
+	:
+elif need make && [[ -f Makefile ]]; then
 	step "make install DESTDIR=... puts the binary, man page and object in place" '
 		make -s install DESTDIR="$T/dest" PREFIX=/usr > "$T/install.log" 2>&1 ||
 			fail "$(<"$T/install.log")"
