@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# docs/walkthrough.md cannot drift from the program: every "# command" line
-# of its console blocks is run, in order, in one shell with its own mount and
-# network namespaces, and what it prints must match the lines shown under it
+# docs/walkthrough.md and its chapter docs/after-2015.md cannot drift from
+# the program: every "# command" line of their console blocks is run, in
+# order, in one shell with its own mount and network namespaces, and what it
+# prints must match the lines shown under it
 # ({N} stands for a number, {...} for anything). Also: the man page lints
 # clean and make install puts the three files where they belong.
 # WALKTHROUGH_PRINT=1 prints what each command really printed, for authors.
@@ -11,7 +12,8 @@ fi
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
-doc=$TOP/docs/walkthrough.md
+# The chapter after the walkthrough goes on in the same shell.
+docs=("$TOP/docs/walkthrough.md" "$TOP/docs/after-2015.md")
 # The document uses /tmp/bpffs; the test keeps to its own directory.
 mkdir -p "$T/bpffs"
 subst() { local s=${1//\/tmp\/bpffs/$T/bpffs}; printf '%s' "${s//\/tmp\/second/$T/second}"; }
@@ -54,7 +56,7 @@ while IFS= read -r line; do
 	elif ((cur >= 0)); then
 		outs[cur]+="$line"$'\n'
 	fi
-done < "$doc"
+done < <(cat "${docs[@]}")
 
 step "the walkthrough has commands to check" '((${#cmds[@]} > 20))'
 
