@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# A fresh Debian 12 (minbase, plus git and make) gets every package the
+# tests and the demo need from scripts/deps.sh: each external command they
+# call comes from a package deps.sh lists, or from one of Debian's
+# "required" packages that every installation has. The commands are the
+# guest's tool list in vm/mkinitramfs.sh (what the scenarios and the runner
+# run) and the native-only ones below.
+. "$(dirname "$0")/../lib.sh"
+scenario_begin
+
+# Which package installs a command is the host's dpkg database: the same in
+# every kernel, and QEMU guests have no dpkg.
+if [[ -n ${FDS_IN_VM:-} ]]; then
+	scenario_end
+fi
+
+# Native-only commands: the walkthrough's `ip` (busybox's applet in a guest),
+# man page lint and rendering, make install, the compat build, demo's mount.
+native_only=(ip mandoc man make cc mount umount unshare nsenter)
+
+read_tools()
+{
+	local line collecting=0
+	while IFS= read -r line; do
+		if [[ $line == tools=\(* ]]; then
+			collecting=1
+			line=${line#tools=(}
+		fi
+		((collecting)) || continue
+		[[ $line == *\)* ]] && collecting=0
+		line=${line%)*}
+		# shellcheck disable=SC2206 # word splitting is the point
+		tools+=($line)
+	done < vm/mkinitramfs.sh
+}
+
+listed=" "
+while IFS= read -r line; do
+	[[ $line =~ ^[[:space:]]*\[[a-z]+\]=\"([^\"]*)\" ]] && listed+="${BASH_REMATCH[1]} "
+done < scripts/deps.sh
+
+# A listed package's direct dependencies count as listed (gcc brings gcc-12,
+# whose binary cc is).
+for pkg in $listed; do
+	deps=$(dpkg-query -W -f='${Depends}' "$pkg" 2> /dev/null) || continue
+	for d in ${deps//,/ }; do
+		[[ $d =~ ^[a-z0-9][a-z0-9.+-]+ ]] && listed+="${BASH_REMATCH[0]} "
+	done
+done
+
+tools=()
+read_tools
+tools+=("${native_only[@]}")
+
+step "the command lists are read" '
+	((${#tools[@]} > 40)) || fail "only ${#tools[@]} commands: ${tools[*]}"
+	[[ $listed == *" bpftool "* ]] || fail "deps.sh lists: $listed"
+'
+
+# One dpkg -S for every candidate path of every command (usrmerge: a file
+# may be registered under /bin or /usr/bin): "pkg[, pkg]: path" lines.
+declare -A path_of=() owner=()
+cands=()
+for cmd in "${tools[@]}"; do
+	path=$(type -P "$cmd") || continue
+	real=$(readlink -f "$path")
+	path_of[$cmd]="$path $real /usr$path ${path#/usr} /usr$real ${real#/usr}"
+	# shellcheck disable=SC2206 # word splitting is the point
+	cands+=(${path_of[$cmd]})
+done
+while IFS= read -r line; do
+	[[ $line == *": /"* ]] || continue
+	pkg=${line%%: /*}
+	owner[/${line#*: /}]=${pkg%%[,:]*}
+done < <(dpkg -S "${cands[@]}" 2> /dev/null)
+
+step "every command the tests call comes from a listed or required package" '
+	bad=()
+	for cmd in "${tools[@]}"; do
+		[[ -n ${path_of[$cmd]:-} ]] || { bad+=("$cmd: not installed"); continue; }
+		pkg=
+		for p in ${path_of[$cmd]}; do
+			pkg=${owner[$p]:-} && [[ -n $pkg ]] && break
+		done
+		if [[ -z $pkg ]]; then
+			bad+=("$cmd (${path_of[$cmd]%% *}): no package owns it")
+			continue
+		fi
+		[[ $listed == *" $pkg "* ]] && continue
+		prio=$(dpkg-query -W -f="\${Priority}" "$pkg" 2> /dev/null)
+		[[ $prio == required ]] && continue
+		bad+=("$cmd: from $pkg ($prio), which scripts/deps.sh does not list")
+	done
+	((${#bad[@]} == 0)) || fail "$(printf "%s\n" "${bad[@]}")"
+'
+scenario_end
