@@ -211,6 +211,20 @@ static int check_map_sizes(int fd, const char *file)
 	return 0;
 }
 
+/*
+ * Map creation failed. Root seeing EPERM is, on kernels before 5.11, most
+ * often RLIMIT_MEMLOCK: those charge every map to the creator's ulimit -l
+ * (64 KiB by default); 5.11 moved the charge to the memory cgroup.
+ */
+static int map_create_failure(int err)
+{
+	failure("cannot create the map: %s", strerror(err));
+	if (err == EPERM && geteuid() == 0)
+		fprintf(stderr, "fds_example: hint: kernels before 5.11 charge "
+			"each map to ulimit -l; try 'ulimit -l unlimited'\n");
+	return 1;
+}
+
 static int do_map(const struct options *o)
 {
 	uint32_t key = o->key, value = o->value;
@@ -223,8 +237,7 @@ static int do_map(const struct options *o)
 		err = err_of(fd);
 		report("bpf: map fd:%d (%s)\n", fd, strerror(err));
 		if (fd < 0)
-			return failure("cannot create the map: %s",
-				       strerror(err));
+			return map_create_failure(err);
 		if (pin_object(fd, o->file, "map"))
 			return 1;
 	} else {

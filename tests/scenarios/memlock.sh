@@ -48,11 +48,12 @@ if [[ $charged == yes ]]; then
 		expect_value "$FS/m$made" 1 77
 	'
 
-	step "with the limit at zero not even one map is created" '
+	step "with the limit at zero not even one map is created, and root is told why" '
 		ulimit -l 0
 		fds -F "$FS/zero" -P -m
 		expect_status 1
 		expect_out "bpf: map fd:-1 (Operation not permitted)"
+		expect_err "^fds_example: hint: kernels before 5\.11 charge each map to ulimit -l; try .ulimit -l unlimited.$"
 		[[ ! -e $FS/zero ]] || fail "zero was pinned"
 	'
 elif [[ $charged == no ]]; then
