@@ -83,15 +83,52 @@ static inline int netns_private_lo(void)
 }
 
 /*
+ * How a child ended, in words: "exit 1", "killed by signal 11 (Segmentation
+ * fault)". exited_zero() is true for a normal exit with status 0 only, so a
+ * child killed by a signal never reads as a success.
+ */
+static inline const char *child_end(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exit %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "wait status 0x%x", status);
+	return buf;
+}
+
+static inline int exited_zero(int status)
+{
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* After a run_fds() that did not exit 0: its stderr, as "# " lines. */
+static inline void show_fds_stderr(FILE *err, const char *end)
+{
+	char line[512];
+
+	fprintf(stderr, "# fds_example: %s\n", end);
+	rewind(err);
+	while (fgets(line, sizeof(line), err))
+		fprintf(stderr, "#   %s", line);
+}
+
+/*
  * Runs ./fds_example with the given arguments (NULL-terminated), stdout into
- * out (may be NULL), stderr to /dev/null. Returns its exit status, or -1.
+ * out (may be NULL). Returns its exit status, or -1 (also when a signal
+ * killed it). Unless it exits 0, how it ended and its stderr are printed as
+ * "# " lines, so a failing assertion comes with fds_example's own words.
  */
 static inline int run_fds(char *out, size_t outlen, ...)
 {
 	const char *argv[32] = { "./fds_example" };
 	int pipefd[2], status, argc = 1;
 	size_t done = 0;
+	char end[80];
 	va_list ap;
+	FILE *err;
 	pid_t pid;
 
 	va_start(ap, outlen);
@@ -100,17 +137,25 @@ static inline int run_fds(char *out, size_t outlen, ...)
 	va_end(ap);
 	argv[argc] = NULL;
 
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
+	err = tmpfile();
+	if (!err)
 		return -1;
+	/* fds_example must start with fds 0-2 only: its fd numbers are output */
+	fcntl(fileno(err), F_SETFD, FD_CLOEXEC);
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		fclose(err);
+		return -1;
+	}
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		fclose(err);
 		return -1;
+	}
 	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
 		dup2(pipefd[1], 1);
-		if (null >= 0)
-			dup2(null, 2);
+		dup2(fileno(err), 2);
 		execv(argv[0], (char **)argv);
 		_exit(127);
 	}
@@ -136,8 +181,13 @@ static inline int run_fds(char *out, size_t outlen, ...)
 	if (out)
 		out[done] = '\0';
 	close(pipefd[0]);
-	if (waitpid(pid, &status, 0) < 0)
+	if (waitpid(pid, &status, 0) < 0) {
+		fclose(err);
 		return -1;
+	}
+	if (!exited_zero(status))
+		show_fds_stderr(err, child_end(status, end, sizeof(end)));
+	fclose(err);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -238,6 +288,7 @@ static inline void matrix_record(const char *row, const char *fmt, ...)
 static inline void matrix_record(const char *row, const char *fmt, ...)
 {
 	const char *out = getenv("FDS_MATRIX_OUT");
+	int saved = errno;	/* callers go on to check errno */
 	char value[128];
 	va_list ap;
 	FILE *f;
@@ -248,10 +299,11 @@ static inline void matrix_record(const char *row, const char *fmt, ...)
 	vsnprintf(value, sizeof(value), fmt, ap);
 	va_end(ap);
 	f = fopen(out, "ae");
-	if (!f)
-		return;
-	fprintf(f, "%s\t%s\n", row, value);
-	fclose(f);
+	if (f) {
+		fprintf(f, "%s\t%s\n", row, value);
+		fclose(f);
+	}
+	errno = saved;
 }
 
 #endif /* BPFFS_FIXTURE_H */

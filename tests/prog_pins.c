@@ -164,7 +164,7 @@ TEST_F(lo, sockex1_pinned_by_fds_example_counts_udp_bytes_and_passes_nothing)
 
 TEST_F(lo, sockex1_map_pinned_through_map_fd_is_read_by_a_later_process)
 {
-	char map_pin[160], prog_pin[160];
+	char map_pin[160], prog_pin[160], end[80];
 	int lens[8], status, sock, map;
 	pid_t pid;
 
@@ -182,7 +182,8 @@ TEST_F(lo, sockex1_map_pinned_through_map_fd_is_read_by_a_later_process)
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_TRUE(exited_zero(status))
+		TH_LOG("the loader: %s", child_end(status, end, sizeof(end)));
 
 	sock = attached_sock(prog_pin);
 	ASSERT_GE(sock, 0);
@@ -198,7 +199,8 @@ TEST_F(lo, sockex1_map_pinned_through_map_fd_is_read_by_a_later_process)
 		_exit(map >= 0 && udp_bytes(map) == 4 * FRAME ? 0 : 1);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_TRUE(exited_zero(status))
+		TH_LOG("the reader: %s", child_end(status, end, sizeof(end)));
 }
 
 TEST_HARNESS_MAIN
