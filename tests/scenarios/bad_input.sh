@@ -182,9 +182,41 @@ if need bpftool; then
 		rm "$FS/pcpu"
 		same_as base
 	'
+	step "a map with 8-byte keys is refused before any read or write" '
+		bpftool map create "$FS/k8" type hash key 8 value 4 entries 4 name k8
+		bpftool map update pinned "$FS/k8" key 1 0 0 0 0 0 0 0 value 7 0 0 0
+		snapshot k8
+		fds -F "$FS/k8" -G -m -k 1
+		expect_status 1
+		expect_out "bpf: get fd:3 (Success)"
+		expect_err "8-byte keys and 4-byte values"
+		fds -F "$FS/k8" -G -m -k 1 -v 9
+		expect_status 1
+		expect_out "bpf: get fd:3 (Success)"
+		same_as k8
+		rm "$FS/k8"
+		same_as base
+	'
+	for kind in percpu_hash lru_percpu_hash; do
+		step "a $kind map with 4-byte keys and values is refused" "
+			bpftool map create \"\$FS/$kind\" type $kind key 4 value 4 entries 4 name $kind
+			snapshot $kind
+			fds -F \"\$FS/$kind\" -G -m -k 1
+			expect_status 1
+			expect_out \"bpf: get fd:3 (Success)\"
+			expect_err \"per-CPU map\"
+			fds -F \"\$FS/$kind\" -G -m -k 1 -v 5
+			expect_status 1
+			same_as $kind
+			rm \"\$FS/$kind\"
+			same_as base
+		"
+	done
 else
 	skip_step "a map with 8-byte values is refused" "bpftool not installed"
 	skip_step "a per-CPU map is refused" "bpftool not installed"
+	skip_step "a map with 8-byte keys is refused" "bpftool not installed"
+	skip_step "per-CPU hash maps are refused" "bpftool not installed"
 fi
 
 # A bad object file pins nothing, whatever is wrong with it.
