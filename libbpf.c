@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <linux/if_ether.h>
@@ -248,15 +249,21 @@ const char *bpf_obj_kind_name(int kind)
 	}
 }
 
+/*
+ * The interface's index comes from the socket itself (SIOCGIFINDEX), not
+ * from if_nametoindex(), which opens a socket of its own: out of fds, that
+ * one failed and the caller read ENOENT instead of EMFILE.
+ */
 int open_raw_sock(const char *name)
 {
 	struct sockaddr_ll sll;
-	unsigned int ifindex;
+	struct ifreq ifr;
 	int sock, saved;
 
-	ifindex = if_nametoindex(name);
-	if (ifindex == 0)
+	if (!name || strlen(name) >= sizeof(ifr.ifr_name)) {
+		errno = ENODEV;
 		return -1;
+	}
 
 	/*
 	 * Protocol 0 at socket(): the packet hook is registered once, by
@@ -268,18 +275,23 @@ int open_raw_sock(const char *name)
 	if (sock < 0)
 		return -1;
 
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, name, strlen(name));
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
-	sll.sll_ifindex = ifindex;
 	sll.sll_protocol = htons(ETH_P_ALL);
-	if (bind(sock, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
-		saved = errno;
-		close(sock);
-		errno = saved;
-		return -1;
-	}
-
+	if (ioctl(sock, SIOCGIFINDEX, &ifr) < 0)
+		goto fail;
+	sll.sll_ifindex = ifr.ifr_ifindex;
+	if (bind(sock, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		goto fail;
 	return sock;
+
+fail:
+	saved = errno;
+	close(sock);
+	errno = saved;
+	return -1;
 }
 
 /*

@@ -141,6 +141,26 @@ op_error "pin then fail to update key 1024: the new pin is removed" \
 	"bpf: fd:3 u->(1024:5) ret:(-1,Argument list too long)" \
 	-- -F "$FS/new" -P -m -k 1024 -v 5
 
+# -P -p whose attach fails after the pin was made: in a network namespace
+# whose loopback is renamed, there is no lo for the raw socket.
+step "pin then fail to open the socket on lo: the new pin is removed, the old stay" '
+	: > "$T/netns"
+	unshare --net="$T/netns" true
+	nsenter --net="$T/netns" ip link set lo name notlo
+	FDS_RUN=(nsenter --net="$T/netns" "${FDS_RUN[@]}")
+	fds -F "$FS/newp" -P -p
+	expect_status 1
+	expect_out "bpf: prog fd:3 (Success)" "bpf: pin ret:(0,Success)"
+	expect_err "cannot open a raw socket on lo: No such device"
+	expect_err "removed the new pin"
+	[[ ! -e $FS/newp ]] || fail "the new pin is still there"
+	fds -F "$FS/p" -G -p
+	expect_status 1
+	expect_out "bpf: get fd:3 (Success)"
+	same_as base
+	umount "$T/netns"
+'
+
 step "the messages say what went wrong" '
 	fds -F "$FS/p" -G -m -k 1
 	expect_err "holds a program, not a map"

@@ -15,8 +15,8 @@ if [[ -n ${FDS_IN_VM:-} ]]; then
 fi
 
 # Native-only commands: the walkthrough's `ip` (busybox's applet in a guest),
-# man page lint and rendering, make install, the compat build, demo's mount.
-native_only=(ip mandoc man make cc mount umount unshare nsenter)
+# man page lint and rendering, make install, the compat build.
+native_only=(ip mandoc man make cc)
 
 read_tools()
 {
