@@ -145,7 +145,7 @@ clean:
 	@$(MAKE) -s -C fuzz clean
 
 help:
-	@echo 'make              build fds_example and sockex1_kern.o'
+	@echo 'make              build fds_example, sockex1_kern.o and examples/lo_watch'
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'
 	@echo 'make check-vm     run the suite in QEMU on Debian 5.10, 6.1, 6.12 and sid kernels, compare the kernel matrix'

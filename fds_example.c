@@ -46,7 +46,7 @@ static void usage(FILE *out)
 		"  -P           create the object and pin it at <file>\n"
 		"  -G           get the object pinned at <file>\n"
 		"  -m           map mode: array map, 4-byte keys and values, 1024 entries\n"
-		"  -k <key>     look up this key (0..4294967295)\n"
+		"  -k <key>     look up this key (0..4294967295; -P makes slots 0..1023)\n"
 		"  -v <value>   with -k: store this value under the key instead\n"
 		"  -p           program mode: attach the program to a raw socket on lo\n"
 		"  -o <object>  with -P -p: load the program from this ELF object\n"

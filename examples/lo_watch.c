@@ -27,6 +27,16 @@ static int number(const char *s, long max, long *out)
 	return errno || *end || end == s || *out < 1 || *out > max ? -1 : 0;
 }
 
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: lo_watch PIN [COUNT (1-100) [SIZE (1-1400)]]\n"
+		"Gets the socket filter pinned at PIN (made by fds_example -P -p),\n"
+		"attaches it to a raw socket on lo, sends COUNT UDP datagrams of\n"
+		"SIZE bytes (default 3 of 100) to 127.0.0.1:9 and prints the length\n"
+		"of each packet the socket received, as the filter left it.\n");
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_in addr = {
@@ -39,10 +49,14 @@ int main(int argc, char **argv)
 	struct pollfd pfd;
 	char buf[2048];
 
-	if (argc < 2 || argc > 4 ||
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc < 2 || argc > 4 || argv[1][0] == '-' ||
 	    (argc > 2 && number(argv[2], 100, &count)) ||
 	    (argc > 3 && number(argv[3], 1400, &size))) {
-		fprintf(stderr, "usage: lo_watch PIN [COUNT (1-100) [SIZE (1-1400)]]\n");
+		usage(stderr);
 		return 2;
 	}
 

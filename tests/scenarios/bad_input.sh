@@ -253,4 +253,13 @@ for case in "missing:$T/missing.o:No such file or directory" \
 		-- -F "$FS/p2" -P -p -o "$obj"
 done
 
+step "lo_watch -h prints its usage and exits 0; a bad argument is a usage error" '
+	examples/lo_watch -h > "$T/o" 2> "$T/e" || fail "-h exited $?"
+	grep -q "^usage: lo_watch PIN" "$T/o" || fail "no usage on stdout"
+	[[ ! -s $T/e ]] || fail "stderr: $(<"$T/e")"
+	rc=0
+	examples/lo_watch -x > "$T/o" 2> "$T/e" || rc=$?
+	((rc == 2)) || fail "-x exited $rc"
+	grep -q "^usage: lo_watch PIN" "$T/e" || fail "no usage on stderr"
+'
 scenario_end
