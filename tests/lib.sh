@@ -52,8 +52,11 @@ step()
 	local name=$1 body=$2 rc
 
 	STEP_NUM=$((STEP_NUM + 1))
+	# inherit_errexit: a failing command inside $(...) stops the step too,
+	# instead of the step going on and failing later for another reason.
 	(
 		set -e
+		shopt -s inherit_errexit
 		eval "$body"
 	) > "$T/step.log" 2>&1 < /dev/null
 	rc=$?
