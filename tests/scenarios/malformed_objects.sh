@@ -35,34 +35,30 @@ done
 # at a time (under QEMU's TCG one exec costs ~100 ms).
 jobs=$(($(nproc) * 2))
 mkdir "$T/r"
-declare -A index_of
+# Each job writes its own exit status: 'wait -n -p pid' left pid unset now
+# and then when a child was killed by a signal, and the report of which
+# file crashed was lost with it.
 running=0
-reap()
-{
-	local pid rc
-	wait -n -p pid
-	rc=$?
-	echo "$rc" > "$T/r/${index_of[$pid]}.rc"
-	running=$((running - 1))
-}
 for i in "${!files[@]}"; do
-	"${FDS_RUN[@]}" -F "$FS/p$i" -P -p -o "${files[i]}" \
-		> "$T/r/$i.out" 2> "$T/r/$i.err" &
-	index_of[$!]=$i
+	{
+		"${FDS_RUN[@]}" -F "$FS/p$i" -P -p -o "${files[i]}"
+		echo "$?" > "$T/r/$i.rc"
+	} > "$T/r/$i.out" 2> "$T/r/$i.err" &
 	running=$((running + 1))
-	((running < jobs)) || reap
+	if ((running >= jobs)); then
+		wait -n || true
+		running=$((running - 1))
+	fi
 done
-while ((running > 0)); do
-	reap
-done
+wait
 
 # Checked with builtins only: each file, one step.
 for i in "${!files[@]}"; do
 	problems=()
-	read -r rc < "$T/r/$i.rc"
+	read -r rc < "$T/r/$i.rc" || rc="none (no status written)"
 	mapfile -t out < "$T/r/$i.out"
 	mapfile -t err < "$T/r/$i.err"
-	((rc == 1)) || problems+=("exit status $rc, expected 1")
+	[[ $rc == 1 ]] || problems+=("exit status $rc, expected 1")
 	[[ ${#out[@]} == 1 && ${out[0]} == "bpf: prog fd:-1 (Exec format error)" ]] ||
 		problems+=("stdout: ${out[*]}")
 	[[ ${err[0]:-} =~ ^bpf_load:\ .+:\ .+ ]] || problems+=("no bpf_load: message")
