@@ -319,4 +319,32 @@ TEST(a_verifier_rejection_fails_the_load_and_closes_the_maps)
 	free(buf);
 }
 
+/*
+ * A rejected program whose verifier log does not fit bpf_log_buf: the log
+ * run fails with ENOSPC, but the caller must see why the program was
+ * rejected (EACCES: r0 = r5 reads a register never written).
+ */
+TEST(a_rejection_whose_log_overflows_reports_the_verifier_errno)
+{
+	enum { N = 8000 };
+	struct bpf_insn *insns = calloc(N + 2, sizeof(*insns));
+	int i, fd;
+
+	ASSERT_NE(NULL, insns);
+	for (i = 0; i < N; i++)
+		insns[i] = (struct bpf_insn)BPF_MOV64_IMM(BPF_REG_0, 0);
+	insns[N] = (struct bpf_insn)BPF_MOV64_REG(BPF_REG_0, BPF_REG_5);
+	insns[N + 1] = (struct bpf_insn)BPF_EXIT_INSN();
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns,
+			   (N + 2) * sizeof(*insns), "GPL", 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EACCES, errno) TH_LOG("errno %s", strerror(errno));
+	EXPECT_NE(0, bpf_log_buf[0]) TH_LOG("no verifier log");
+	/* the log really overflowed: it fills the buffer to the end */
+	EXPECT_GT(strlen(bpf_log_buf), LOG_BUF_SIZE / 2);
+	if (fd >= 0)
+		close(fd);
+	free(insns);
+}
+
 TEST_HARNESS_MAIN
