@@ -11,6 +11,8 @@
 #include "bpf_load.h"
 
 #include <poll.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 
 #define UDP_PORT 4242
 #define PAYLOAD 100
@@ -201,6 +203,34 @@ TEST_F(lo, sockex1_map_pinned_through_map_fd_is_read_by_a_later_process)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(exited_zero(status))
 		TH_LOG("the reader: %s", child_end(status, end, sizeof(end)));
+}
+
+/*
+ * The raw socket hears lo alone: bound to lo's index for every protocol.
+ * A socket bound to all interfaces (index 0) would count packets of any
+ * other interface too, and every test netns has lo only, so no packet test
+ * would notice.
+ */
+TEST_F(lo, open_raw_sock_is_bound_to_lo_alone)
+{
+	struct sockaddr_ll sll;
+	socklen_t len = sizeof(sll);
+	int sock;
+
+	sock = open_raw_sock("lo");
+	ASSERT_GE(sock, 0) TH_LOG("%s", strerror(errno));
+	memset(&sll, 0, sizeof(sll));
+	ASSERT_EQ(0, getsockname(sock, (struct sockaddr *)&sll, &len));
+	EXPECT_EQ(AF_PACKET, sll.sll_family);
+	EXPECT_EQ((int)if_nametoindex("lo"), sll.sll_ifindex);
+	EXPECT_EQ(htons(ETH_P_ALL), sll.sll_protocol);
+	close(sock);
+
+	/* a name that is no interface: refused, with the kernel's errno */
+	EXPECT_EQ(-1, open_raw_sock("no-such-if0"));
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(-1, open_raw_sock("a-name-longer-than-ifnamsiz"));
+	EXPECT_EQ(ENODEV, errno);
 }
 
 TEST_HARNESS_MAIN
