@@ -56,9 +56,10 @@ $(FLAGS_STAMP): FORCE
 
 libbpf.o: libbpf.h
 bpf_load.o: bpf_load.h libbpf.h
-fds_example.o: bpf_load.h libbpf.h
+fds_example.o: bpf_load.h libbpf.h hints.h
+hints.o: hints.h libbpf.h
 
-fds_example: fds_example.o $(LIB_OBJS)
+fds_example: fds_example.o hints.o $(LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 examples/lo_watch: examples/lo_watch.c libbpf.o

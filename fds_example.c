@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 
 #include "bpf_load.h"
+#include "hints.h"
 #include "libbpf.h"
 
 enum mode {
@@ -145,6 +146,7 @@ static int get_object(const char *file, int want_kind)
 	report("bpf: get fd:%d (%s)\n", fd, strerror(err));
 	if (fd < 0) {
 		failure("cannot get %s: %s", file, strerror(err));
+		hint_get(err, file);
 		return -1;
 	}
 
@@ -172,9 +174,12 @@ static int pin_object(int fd, const char *file, const char *what)
 	ret = bpf_obj_pin(fd, file);
 	err = err_of(ret);
 	report("bpf: pin ret:(%d,%s)\n", ret, strerror(err));
-	if (ret < 0)
-		return failure("cannot pin the %s at %s: %s", what, file,
-			       strerror(err));
+	if (ret < 0) {
+		failure("cannot pin the %s at %s: %s", what, file,
+			strerror(err));
+		hint_pin(err, file);
+		return 1;
+	}
 	return 0;
 }
 
@@ -211,17 +216,10 @@ static int check_map_sizes(int fd, const char *file)
 	return 0;
 }
 
-/*
- * Map creation failed. Root seeing EPERM is, on kernels before 5.11, most
- * often RLIMIT_MEMLOCK: those charge every map to the creator's ulimit -l
- * (64 KiB by default); 5.11 moved the charge to the memory cgroup.
- */
 static int map_create_failure(int err)
 {
 	failure("cannot create the map: %s", strerror(err));
-	if (err == EPERM && geteuid() == 0)
-		fprintf(stderr, "fds_example: hint: kernels before 5.11 charge "
-			"each map to ulimit -l; try 'ulimit -l unlimited'\n");
+	hint_map_create(err);
 	return 1;
 }
 
@@ -272,6 +270,7 @@ fail:
 	failure("cannot %s key %u in %s: %s",
 		o->has_value ? "update" : "look up", key, o->file,
 		strerror(err));
+	hint_key(err, fd, key);
 	return o->pin ? undo_pin(o->file, 1) : 1;
 }
 
