@@ -8,7 +8,7 @@ WARNINGS := -Wall -Wextra -Werror
 CPPFLAGS += -I.
 LDLIBS   := -lelf
 MULTIARCH = $(shell $(CC) -print-multiarch 2>/dev/null)
-BPF_CFLAGS = -O2 -target bpf -Wall -Werror -idirafter /usr/include/$(MULTIARCH)
+BPF_CFLAGS = -O2 -target bpf -Wall -Werror -I. -idirafter /usr/include/$(MULTIARCH)
 
 # SANITIZE=1: ASan and UBSan everywhere; VALGRIND=1: CLI scenarios under memcheck.
 ifeq ($(SANITIZE),1)
@@ -65,7 +65,7 @@ fds_example: fds_example.o hints.o $(LIB_OBJS)
 examples/lo_watch: examples/lo_watch.c libbpf.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
 
-sockex1_kern.o: sockex1_kern.c | deps
+sockex1_kern.o: sockex1_kern.c bpf_helpers.h | deps
 	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
 $(KSELFTEST_DIR)/kselftest_harness.h:
@@ -98,7 +98,7 @@ tests/bin/mkcorrupt: tests/helpers/mkcorrupt.c
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
 
-tests/bin/%_kern.o: tests/objects/%_kern.c tests/objects/legacy_maps.h | deps
+tests/bin/%_kern.o: tests/objects/%_kern.c bpf_helpers.h | deps
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
@@ -106,7 +106,7 @@ tests/bin/%_kern.o: tests/objects/%_kern.c tests/objects/legacy_maps.h | deps
 TEST_OBJS += tests/bin/after2015_iter_kern.o
 tests/bin/after2015_iter_kern.o: BPF_CFLAGS += -g
 
-tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c tests/objects/legacy_maps.h | deps
+tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c bpf_helpers.h | deps
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) -D$(if $(findstring maps,$@),MANY_MAPS,MANY_PROGS) -c -o $@ $<
 

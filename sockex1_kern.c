@@ -10,22 +10,8 @@
 #include <linux/if_packet.h>
 #include <linux/ip.h>
 
-#define SEC(name) __attribute__((section(name), used))
+#include "bpf_helpers.h"
 
-/* The 2015 layout of a definition in the "maps" section. */
-struct bpf_map_def {
-	unsigned int type;
-	unsigned int key_size;
-	unsigned int value_size;
-	unsigned int max_entries;
-};
-
-static void *(*bpf_map_lookup_elem)(void *map, const void *key) =
-	(void *)BPF_FUNC_map_lookup_elem;
-
-/* LD_ABS: a byte of the packet, by offset from the link-layer header. */
-unsigned long long load_byte(void *skb, unsigned long long off)
-	asm("llvm.bpf.load.byte");
 
 struct bpf_map_def SEC("maps") proto_bytes = {
 	.type		= BPF_MAP_TYPE_ARRAY,

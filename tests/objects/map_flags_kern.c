@@ -3,20 +3,8 @@
  * Test object: the later 20-byte map definition, with map_flags, for three
  * maps (60 bytes: too big for the 16-byte form to explain with 3 symbols).
  */
-#include <linux/bpf.h>
-
-#define SEC(name) __attribute__((section(name), used))
-
-struct bpf_map_def {
-	unsigned int type;
-	unsigned int key_size;
-	unsigned int value_size;
-	unsigned int max_entries;
-	unsigned int map_flags;
-};
-
-static void *(*bpf_map_lookup_elem)(void *map, const void *key) =
-	(void *)BPF_FUNC_map_lookup_elem;
+#define BPF_MAP_DEF_FLAGS	/* the 20-byte definition */
+#include "bpf_helpers.h"
 
 struct bpf_map_def SEC("maps") plain = {
 	.type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = 4,

@@ -4,7 +4,7 @@
  * (MAX_MAPS and MAX_PROGS are 32). Built twice, with -DMANY_MAPS and with
  * -DMANY_PROGS; the loader must refuse both with a message.
  */
-#include "legacy_maps.h"
+#include "bpf_helpers.h"
 
 #define X4(m, p) m(p##0) m(p##1) m(p##2) m(p##3)
 #define X16(m, p) X4(m, p##0) X4(m, p##1) X4(m, p##2) X4(m, p##3)

@@ -4,7 +4,7 @@
  * socket_count adds 1 to counts[0] per packet; socket_sum adds each packet's
  * length to sums[0] and reads counts, so it is relocated against both maps.
  */
-#include "legacy_maps.h"
+#include "bpf_helpers.h"
 
 struct bpf_map_def SEC("maps") counts = {
 	.type		= BPF_MAP_TYPE_ARRAY,
