@@ -51,22 +51,21 @@ deps:
 $(FLAGS_STAMP): FORCE
 	@echo '$(CC) $(CFLAGS) $(LDFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS) $(LDFLAGS)' > $@
 
-%.o: %.c $(FLAGS_STAMP) | deps
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -c -o $@ $<
+# Header dependencies are generated: each compile writes its .d file.
+DEPFLAGS = -MMD -MP
+-include $(wildcard *.d examples/*.d tests/bin/*.d tests/bin/helpers/*.d)
 
-libbpf.o: libbpf.h
-bpf_load.o: bpf_load.h libbpf.h
-fds_example.o: bpf_load.h libbpf.h hints.h
-hints.o: hints.h libbpf.h
+%.o: %.c $(FLAGS_STAMP) | deps
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) -c -o $@ $<
 
 fds_example: fds_example.o hints.o $(LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 examples/lo_watch: examples/lo_watch.c libbpf.o
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $^
 
-sockex1_kern.o: sockex1_kern.c bpf_helpers.h | deps
-	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+sockex1_kern.o: sockex1_kern.c | deps
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(KSELFTEST_DIR)/kselftest_harness.h:
 	@scripts/deps.sh check $(if $(filter 1,$(VALGRIND)),valgrind)
@@ -75,40 +74,40 @@ $(KSELFTEST_DIR)/kselftest_harness.h:
 # The harness's own macros trip these -Wextra warnings; all else stays on.
 HARNESS_WARNINGS := $(WARNINGS) -Wno-unused-parameter -Wno-sign-compare -Wno-clobbered
 
-tests/bin/%: tests/%.c $(LIB_OBJS) tests/bpffs_fixture.h $(KSELFTEST_DIR)/kselftest_harness.h
+tests/bin/%: tests/%.c $(LIB_OBJS) $(KSELFTEST_DIR)/kselftest_harness.h
 	@mkdir -p tests/bin
-	$(CC) $(CPPFLAGS) -I$(KSELFTEST_DIR) $(CFLAGS) $(HARNESS_WARNINGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -I$(KSELFTEST_DIR) $(CFLAGS) $(HARNESS_WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
 # Written the way 2015-era samples were, against the unchanged interface.
 tests/bin/compat_2015: tests/compat/sample_2015.c $(LIB_OBJS)
 	@mkdir -p tests/bin
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
 tests/bin/bpffs_dump: tests/helpers/bpffs_dump.c libbpf.o
 	@mkdir -p tests/bin
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $^
 
 # docs/after-2015.md runs it; under tests/bin/helpers so run.sh skips it.
 TEST_BINS += tests/bin/helpers/pinctl
 tests/bin/helpers/pinctl: tests/helpers/pinctl.c libbpf.o
 	@mkdir -p tests/bin/helpers
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $^
 
 tests/bin/mkcorrupt: tests/helpers/mkcorrupt.c
 	@mkdir -p tests/bin
-	$(CC) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $^
 
-tests/bin/%_kern.o: tests/objects/%_kern.c bpf_helpers.h | deps
+tests/bin/%_kern.o: tests/objects/%_kern.c | deps
 	@mkdir -p tests/bin
-	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # An iterator needs BTF, and its loader (bpftool) the BTF of its types.
 TEST_OBJS += tests/bin/after2015_iter_kern.o
 tests/bin/after2015_iter_kern.o: BPF_CFLAGS += -g
 
-tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c bpf_helpers.h | deps
+tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c | deps
 	@mkdir -p tests/bin
-	$(CLANG) $(BPF_CFLAGS) -D$(if $(findstring maps,$@),MANY_MAPS,MANY_PROGS) -c -o $@ $<
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -D$(if $(findstring maps,$@),MANY_MAPS,MANY_PROGS) -c -o $@ $<
 
 check: all $(TEST_BINS) $(TEST_OBJS)
 	@scripts/deps.sh check $(if $(filter 1,$(VALGRIND)),valgrind)
@@ -142,7 +141,7 @@ install: all
 	install -D -m 0644 sockex1_kern.o $(DESTDIR)$(PREFIX)/share/fds_example/sockex1_kern.o
 
 clean:
-	rm -rf *.o fds_example examples/lo_watch bench/bench_ops tests/bin $(FLAGS_STAMP) build
+	rm -rf *.o *.d examples/*.d fds_example examples/lo_watch bench/bench_ops tests/bin $(FLAGS_STAMP) build
 	@$(MAKE) -s -C fuzz clean
 
 help:
