@@ -32,7 +32,7 @@ csv_row() { awk -F, 'NR == 2 { printf "%.3f %.3f %.3f", $4 * 1000, $5 * 1000, $6
 
 compare()
 {
-	local label=$1 ours=$2 theirs=$3 prepare=${4:-true} a b
+	local label=$1 ours=$2 theirs=$3 prepare=${4:-true}
 	hyperfine -N --style none --warmup 5 --runs "$runs" \
 		--prepare "$prepare" --export-csv "$T/a.csv" "$ours" > /dev/null 2>&1 ||
 		{ echo "bench: hyperfine failed on: $ours" >&2; return 1; }

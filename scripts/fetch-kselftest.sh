@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Puts the kselftest harness headers (kselftest_harness.h, kselftest.h) into a
-# cache directory, taken from Debian's linux-source package; never committed.
+# Puts the kselftest harness headers (kselftest_harness.h, kselftest.h), and
+# the kernel's checkpatch.pl with the two files it reads (for make lint),
+# into a cache directory, taken from Debian's linux-source package; never
+# committed.
 # Usage: fetch-kselftest.sh CACHE_DIR
 set -euo pipefail
 
@@ -10,7 +12,8 @@ cache=$(cd "$cache" && pwd)
 pkg=${KSELFTEST_PKG:-linux-source-6.12}
 out=$cache/kselftest
 
-if [[ -f $out/kselftest_harness.h && -f $out/kselftest.h ]]; then
+lint=$cache/checkpatch
+if [[ -f $out/kselftest_harness.h && -f $out/kselftest.h && -f $lint/checkpatch.pl ]]; then
 	exit 0
 fi
 
@@ -23,7 +26,7 @@ if ! ls "$pkg"_*.deb >/dev/null 2>&1; then
 	chmod 0777 . 2>/dev/null || true
 	apt-get download "$pkg" >/dev/null
 fi
-deb=$(ls "$pkg"_*.deb | sort -V | tail -n 1)
+deb=$(printf '%s\n' "$pkg"_*.deb | sort -V | tail -n 1)
 
 tmp=$(mktemp -d "$cache/extract.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -38,7 +41,9 @@ fi
 dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "$tarball"
 top=$(basename "$tarball" .tar.xz)
 sel=$top/tools/testing/selftests
-tar -xJf "$tmp/$tarball" -C "$tmp" "$sel/kselftest_harness.h" "$sel/kselftest.h"
+tar -xJf "$tmp/$tarball" -C "$tmp" "$sel/kselftest_harness.h" "$sel/kselftest.h" \
+	"$top/scripts/checkpatch.pl" "$top/scripts/spelling.txt" \
+	"$top/scripts/const_structs.checkpatch"
 
 mkdir -p "$out.new"
 cp "$tmp/$sel/kselftest_harness.h" "$tmp/$sel/kselftest.h" "$out.new/"
@@ -46,3 +51,12 @@ echo "$deb" > "$out.new/SOURCE"
 rm -rf "$out"
 mv "$out.new" "$out"
 echo "fetch-kselftest: headers from $deb in $out"
+
+# checkpatch.pl finds spelling.txt and const_structs.checkpatch beside it.
+mkdir -p "$lint.new"
+cp "$tmp/$top/scripts/checkpatch.pl" "$tmp/$top/scripts/spelling.txt" \
+	"$tmp/$top/scripts/const_structs.checkpatch" "$lint.new/"
+echo "$deb" > "$lint.new/SOURCE"
+rm -rf "$lint"
+mv "$lint.new" "$lint"
+echo "fetch-kselftest: checkpatch.pl from $deb in $lint"

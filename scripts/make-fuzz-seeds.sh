@@ -22,4 +22,4 @@ for f in "$tmp"/*; do
 	esac
 	cp "$f" "$out/bad-$(basename "$f")"
 done
-ls "$out" | wc -l
+find "$out" -maxdepth 1 -type f | wc -l

@@ -110,7 +110,7 @@ done
 compared=0
 for col in "${run_cols[@]}"; do
 	if [[ -z ${doc_col[$col]+x} ]]; then
-		echo "matrix: kernel $col has no column in ${doc#$top/}; not compared"
+		echo "matrix: kernel $col has no column in ${doc#"$top"/}; not compared"
 		continue
 	fi
 	if [[ $col == host && $doc_host_series != "$host_series" ]]; then
@@ -121,7 +121,7 @@ for col in "${run_cols[@]}"; do
 	for row in "${!obs_row[@]}"; do
 		[[ -n ${seen[$row,$col]+x} ]] || continue
 		if [[ -z ${known_row[$row]+x} ]]; then
-			problems+=("new row $row (kernel $col: ${seen[$row,$col]}), not in ${doc#$top/}")
+			problems+=("new row $row (kernel $col: ${seen[$row,$col]}), not in ${doc#"$top"/}")
 		elif [[ ${cell[$row,$col]:--} != "${seen[$row,$col]}" ]]; then
 			problems+=("row $row, kernel $col: observed ${seen[$row,$col]}, committed ${cell[$row,$col]:--}")
 		fi
@@ -254,7 +254,7 @@ if ((${#problems[@]})); then
 fi
 if [[ $mode == update ]]; then
 	write_doc > "$doc.tmp" && mv "$doc.tmp" "$doc" || exit 1
-	echo "matrix: wrote ${doc#$top/}"
+	echo "matrix: wrote ${doc#"$top"/}"
 	# a row recorded twice with different values is a test bug, not a cell
 	for p in "${problems[@]}"; do
 		[[ $p == *"recorded both"* || $p == *unusable* ]] && exit 1
@@ -262,11 +262,11 @@ if [[ $mode == update ]]; then
 	exit 0
 fi
 ((${#problems[@]} == 0)) || {
-	echo "matrix: ${#problems[@]} difference(s) from ${doc#$top/}; if intended: make matrix-update"
+	echo "matrix: ${#problems[@]} difference(s) from ${doc#"$top"/}; if intended: make matrix-update"
 	exit 1
 }
 if ((compared)); then
-	echo "matrix: as committed in ${doc#$top/}"
+	echo "matrix: as committed in ${doc#"$top"/}"
 else
-	echo "matrix: no column of this run is in ${doc#$top/}; nothing compared"
+	echo "matrix: no column of this run is in ${doc#"$top"/}; nothing compared"
 fi

@@ -13,7 +13,7 @@ cd "$top" || exit 1
 run_clean()
 {
 	local fd
-	for fd in /proc/$BASHPID/fd/*; do
+	for fd in /proc/"$BASHPID"/fd/*; do
 		fd=${fd##*/}
 		((fd > 2)) && eval "exec $fd>&-" 2>/dev/null
 	done

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by every shell scenario: a private bpffs per scenario, named steps
 # printed as KTAP, and the checks the steps are made of.
 # A scenario calls scenario_begin, then step NAME 'commands'..., then
@@ -8,6 +9,7 @@ set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FDS_EXAMPLE=${FDS_EXAMPLE:-$TOP/fds_example}
 BPFFS_DUMP=$TOP/tests/bin/bpffs_dump
+# shellcheck disable=SC2034 # for the scenarios that source this file
 SOCKEX1=$TOP/sockex1_kern.o
 STEP_NUM=0
 STEP_FAILED=0
@@ -149,7 +151,7 @@ expect_status()
 # expect_out LINE...: stdout is exactly these lines.
 expect_out()
 {
-	local want= got
+	local want='' got
 	(($#)) && printf -v want '%s\n' "$@"
 	slurp got "$T/out"
 	[[ $got == "$want" ]] || fail "stdout differs from: $(printf '[%s] ' "$@")"
@@ -214,11 +216,13 @@ same_as()
 	fail "the bpffs changed since snapshot $1"
 }
 
-# The kernel frees an unreferenced object after an RCU grace period.
+# wait_gone KIND ID: the kernel frees an unreferenced object after an RCU
+# grace period; waits up to 5 s for bpftool to stop finding it. (Not a
+# builtin helper like those above: it runs bpftool.)
 wait_gone()
 {
 	local kind=$1 id=$2 i
-	for i in $(seq 100); do
+	for ((i = 0; i < 100; i++)); do
 		bpftool "$kind" show id "$id" > /dev/null 2>&1 || return 0
 		sleep 0.05
 	done

@@ -17,21 +17,25 @@
 
 static char *slurp(const char *path, size_t *size)
 {
+	char *buf = NULL;
 	struct stat st;
-	char *buf;
 	int fd;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) < 0 || !(buf = malloc(st.st_size ? st.st_size : 1)) ||
-	    read(fd, buf, st.st_size) != st.st_size) {
-		close(fd);
-		return NULL;
-	}
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	buf = malloc(st.st_size ? st.st_size : 1);
+	if (!buf || read(fd, buf, st.st_size) != st.st_size)
+		goto fail;
 	close(fd);
 	*size = st.st_size;
 	return buf;
+fail:
+	free(buf);
+	close(fd);
+	return NULL;
 }
 
 /* Where the section called name starts in the file, and its header's offset. */

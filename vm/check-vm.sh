@@ -241,7 +241,7 @@ run_kernel()
 		sed -n 's/^FDS-MATRIX: //p' "$build/$name.log" > "$matrix/$label.tsv"
 		sed -n 's/^FDS-VM: kernel //p' "$build/$name.log" | head -n 1 > "$matrix/$label.release"
 	fi
-	say "$label: $v ($(<"$build/$name.total")s; console log: ${build#$top/}/$name.log)"
+	say "$label: $v ($(<"$build/$name.total")s; console log: ${build#"$top"/}/$name.log)"
 }
 
 # A broken guest must fail clearly and in bounded time.
@@ -277,6 +277,8 @@ fi
 wait
 
 # --- summary ---------------------------------------------------------------
+# One format for the table's every line, kept in a variable on purpose
+# (SC2059 is disabled where printf uses it).
 fmt='%-28s %-5s %7s %8s %6s %6s %7s  %s\n'
 pass=0 fail=0 skip=0 all_ok=1 rows=() details=() cols=()
 rm -f "$build/summary.tsv.new"
@@ -286,6 +288,7 @@ for label in "${labels[@]}"; do
 	[[ $v == PASS ]] || { all_ok=0; ((f == 0)) && f=1; }
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	boot_s=$(cat "$build/$label.boot" 2>/dev/null || echo -)
+	# shellcheck disable=SC2059
 	rows+=("$(printf "$fmt" "$label" "$accel" "$boot_s" \
 		"$(<"$build/$label.total")" "$p" "$f" "$s" "$v")")
 	printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$accel" "$boot_s" \
@@ -304,6 +307,7 @@ if [[ ${VM_SELFTEST:-1} == 1 ]]; then
 		else
 			fail=$((fail + 1)) all_ok=0
 		fi
+		# shellcheck disable=SC2059
 		rows+=("$(printf "$fmt" "selftest: $what" "$accel" - \
 			"$(<"$build/selftest-$what.total")" - - - "$v")")
 	done
@@ -321,6 +325,7 @@ elif ((${#cols[@]})); then
 	fi
 	echo
 fi
+# shellcheck disable=SC2059
 printf "$fmt" kernel accel "boot s" "total s" passed failed skipped verdict
 printf '%s\n' "${rows[@]}"
 if ((${#details[@]})); then

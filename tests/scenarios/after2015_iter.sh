@@ -5,6 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
+# shellcheck disable=SC2034 # read in step bodies, which step() evals
 ITER_OBJ=$TOP/tests/bin/after2015_iter_kern.o
 if ! need bpftool; then
 	skip_step "pinned iterators" "bpftool is not installed"

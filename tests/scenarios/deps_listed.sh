@@ -15,8 +15,8 @@ if [[ -n ${FDS_IN_VM:-} ]]; then
 fi
 
 # Native-only commands: the walkthrough's `ip` (busybox's applet in a guest),
-# man page lint and rendering, make install, the compat build.
-native_only=(ip mandoc man make cc)
+# man page lint and rendering, make install, the compat build, make lint.
+native_only=(ip mandoc man make cc shellcheck perl)
 
 read_tools()
 {
@@ -71,6 +71,7 @@ done
 while IFS= read -r line; do
 	[[ $line == *": /"* ]] || continue
 	pkg=${line%%: /*}
+	# shellcheck disable=SC2034 # owner is read in a step body
 	owner[/${line#*: /}]=${pkg%%[,:]*}
 done < <(dpkg -S "${cands[@]}" 2> /dev/null)
 

@@ -24,6 +24,7 @@ step "probe: up to $MAPS pinned maps under ulimit -l 64 (KiB)" '
 	echo "$charged" > "$T/charged"
 '
 charged=$(cat "$T/charged" 2> /dev/null || echo unknown)
+# shellcheck disable=SC2034 # read in step bodies, which step() evals
 made=$(cat "$T/made" 2> /dev/null || echo 0)
 [[ $charged == unknown ]] || matrix_record map-create-memlock-charged "$charged"
 

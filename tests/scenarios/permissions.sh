@@ -22,6 +22,7 @@ nobody_fds()
 	as_nobody "$T/fds_example" "$@" > "$T/out" 2> "$T/err" || status=$?
 	{ echo "\$ (nobody) fds_example $* -> exit $status"; sed 's/^/  /' "$T/out" "$T/err"; } >&2
 }
+# shellcheck disable=SC2034 # read in step bodies, which step() evals
 denied="(Permission denied|Operation not permitted)"
 
 step "setup: root pins a map holding 1:42 and a program" '

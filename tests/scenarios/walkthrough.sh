@@ -21,7 +21,7 @@ subst() { local s=${1//\/tmp\/bpffs/$T/bpffs}; printf '%s' "${s//\/tmp\/second/$
 # pattern LINE: the expected line as an anchored regex.
 pattern()
 {
-	local line=$1 out= c i
+	local line=$1 out='' c i
 	for ((i = 0; i < ${#line}; i++)); do
 		c=${line:i:1}
 		if [[ ${line:i:3} == "{N}" ]]; then
@@ -91,6 +91,7 @@ for i in "${!cmds[@]}"; do
 		STEP_NUM=$((STEP_NUM + 1))
 		echo "ok $STEP_NUM walkthrough: $cmd"
 	else
+		# shellcheck disable=SC2034 # STEP_FAILED is lib.sh's, read by scenario_end
 		STEP_NUM=$((STEP_NUM + 1)) STEP_FAILED=1
 		echo "not ok $STEP_NUM walkthrough: $cmd"
 		echo "# $msg"

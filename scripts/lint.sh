@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# make lint: the project's shell and C sources against shellcheck and the
+# kernel's checkpatch.pl (from the linux-source package, cached by
+# scripts/fetch-kselftest.sh; never committed), and C functions against the
+# coding style's "a screen at most" (60 lines).
+#   lint.sh [shell] [c] [length]   the parts to run (default: all three)
+# Exits 1 on any finding; each finding names file and line.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+parts=("$@")
+((${#parts[@]})) || parts=(shell c length)
+rc=0
+
+# Every shell file: *.sh and the files whose first line runs a shell.
+shell_files()
+{
+	local f line
+	while IFS= read -r f; do
+		[[ -f $f ]] || continue
+		if [[ $f == *.sh ]]; then
+			echo "$f"
+			continue
+		fi
+		IFS= read -r line < "$f" || continue
+		[[ $line =~ ^#!.*(/|env\ )(ba|da|busybox\ )?sh ]] && echo "$f"
+	done < <(git ls-files)
+}
+
+c_files()
+{
+	git ls-files '*.c' '*.h' | grep -v '^fuzz/regression/'
+}
+
+# Project-wide shellcheck exceptions, each for a reason that holds in every
+# file (per-line ones sit next to their line):
+#   SC1091  scenarios source lib.sh through a path computed at run time
+#   SC2016  step bodies are single-quoted on purpose: step() evals them later
+lint_shell()
+{
+	local files
+	mapfile -t files < <(shell_files)
+	echo "lint: shellcheck, ${#files[@]} files"
+	shellcheck -f gcc -e SC1091,SC2016 "${files[@]}" || rc=1
+}
+
+# checkpatch.pl is written for kernel code; what only the kernel has is
+# ignored for this user-space project:
+#   PREFER_DEFINED_ATTRIBUTE_MACRO  __printf, __packed... are kernel macros
+#   STRCPY, STRNCPY                 strscpy() exists in the kernel only
+#   ARRAY_SIZE                      a kernel macro
+#   EMBEDDED_FUNCTION_NAME          user-facing text naming a program or usage
+#   SPLIT_STRING                    messages wrapped to 80 columns
+#   REPEATED_WORD                   'mount -t bpf bpf' is not a typo
+# and per file, where the construct is the point:
+#   libbpf.h, too_many_kern.c  COMPLEX_MACRO, TRAILING_SEMICOLON: macros that
+#                              expand to two instructions / to definitions
+#   after2015_pinning.c        SPACING: a ternary inside a macro argument
+lint_c()
+{
+	local cp=.cache/checkpatch/checkpatch.pl f
+	local ignore=PREFER_DEFINED_ATTRIBUTE_MACRO,STRCPY,STRNCPY,ARRAY_SIZE
+	ignore+=,EMBEDDED_FUNCTION_NAME,SPLIT_STRING,REPEATED_WORD
+	if [[ ! -f $cp ]]; then
+		echo "lint: no $cp (scripts/fetch-kselftest.sh .cache fetches it)"
+		rc=1
+		return
+	fi
+	echo "lint: checkpatch.pl, $(c_files | wc -l) files"
+	local plain=() macros=() spacing=()
+	while IFS= read -r f; do
+		case $f in
+		libbpf.h | tests/objects/too_many_kern.c) macros+=("$f") ;;
+		tests/after2015_pinning.c) spacing+=("$f") ;;
+		*) plain+=("$f") ;;
+		esac
+	done < <(c_files)
+	checkpatch "$ignore" "${plain[@]}"
+	checkpatch "$ignore,COMPLEX_MACRO,TRAILING_SEMICOLON" "${macros[@]}"
+	checkpatch "$ignore,SPACING" "${spacing[@]}"
+}
+
+# checkpatch IGNORE FILE...: the findings only, not the per-file totals.
+checkpatch()
+{
+	local ignore=$1 out
+	shift
+	(($#)) || return 0
+	out=$(perl .cache/checkpatch/checkpatch.pl --no-tree --terse --show-types \
+		--ignore "$ignore" -f "$@" 2>&1) || rc=1
+	out=$(grep -v '^total: 0 errors, 0 warnings' <<< "$out")
+	[[ -n $out ]] && echo "$out"
+	return 0
+}
+
+# A function body of more than 60 lines: from a '{' in column 0 to the next
+# '}' in column 0, named by the line before the '{'.
+lint_length()
+{
+	local f out
+	echo "lint: function length, at most 60 lines"
+	while IFS= read -r f; do
+		[[ $f == *.c ]] || continue
+		out=$(awk -v f="$f" '
+			/^\{/ { start = NR; name = prev }
+			/^\}/ && start { n = NR - start - 1
+				if (n > 60) printf "%s:%d: %d lines: %s\n", f, start, n, name
+				start = 0 }
+			!/^\{/ { prev = $0 }' "$f")
+		if [[ -n $out ]]; then
+			echo "$out"
+			rc=1
+		fi
+	done < <(c_files)
+}
+
+for p in "${parts[@]}"; do
+	case $p in
+	shell) lint_shell ;;
+	c) lint_c ;;
+	length) lint_length ;;
+	*) echo "lint.sh: unknown part '$p' (shell, c, length)" >&2; exit 2 ;;
+	esac
+done
+((rc == 0)) && echo "lint: clean"
+exit "$rc"
