@@ -24,7 +24,12 @@ if ! ls "$pkg"_*.deb >/dev/null 2>&1; then
 	# apt-get download writes into the current directory; as root it runs
 	# the fetch as the _apt user, which must be able to write here.
 	chmod 0777 . 2>/dev/null || true
-	apt-get download "$pkg" >/dev/null
+	# Lists older than the archive name a version it no longer has, or
+	# none at all: refresh them once and try again.
+	if ! apt-get download "$pkg" >/dev/null 2>&1; then
+		apt-get update -qq
+		apt-get download "$pkg" >/dev/null
+	fi
 fi
 deb=$(printf '%s\n' "$pkg"_*.deb | sort -V | tail -n 1)
 
