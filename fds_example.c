@@ -3,10 +3,14 @@
  * Pins a BPF map or program in a BPF filesystem, or gets one pinned there by
  * an earlier process, then uses it: a map value is updated or looked up, a
  * program is attached to a raw socket on lo.
+ *
+ * Conventions: every helper here returns -1 on failure, having said why on
+ * stderr (like libbpf.c's calls, which return -1 with errno set and print
+ * nothing); only main() turns results into exit statuses (0 success,
+ * 1 a failed operation, 2 bad usage).
  */
 #include <errno.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,23 +22,27 @@
 #include "hints.h"
 #include "libbpf.h"
 
-enum mode {
-	MODE_NONE,
-	MODE_MAP,
-	MODE_PROG,
-};
+/* The map that -P -m makes: the 2015 sample's. */
+#define MAP_SLOTS 1024
 
 struct options {
 	const char *file;
 	const char *object;
-	int pin;
-	int get;
-	enum mode mode;
-	int mode_count;
+	int pin;		/* -P */
+	int get;		/* -G */
+	int map;		/* -m */
+	int prog;		/* -p */
 	int has_key;
 	int has_value;
 	uint32_t key;
 	uint32_t value;
+};
+
+/* What the command line asks for. */
+enum parse_result {
+	PARSE_RUN,		/* valid: do what the options say */
+	PARSE_HELP,		/* -h: usage on stdout, exit 0 */
+	PARSE_BAD_USAGE,	/* said why on stderr: exit 2 */
 };
 
 static void usage(FILE *out)
@@ -62,11 +70,11 @@ static void vsay(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-/* Bad usage: the message and the usage on stderr; exit status 2. */
-static int usage_error(const char *fmt, ...)
+/* Bad usage: the message and the usage on stderr. */
+static enum parse_result bad_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
-static int usage_error(const char *fmt, ...)
+static enum parse_result bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -74,10 +82,10 @@ static int usage_error(const char *fmt, ...)
 	vsay(fmt, ap);
 	va_end(ap);
 	usage(stderr);
-	return 2;
+	return PARSE_BAD_USAGE;
 }
 
-/* A failed operation: the message on stderr; exit status 1. */
+/* A failed operation: the message on stderr; returns -1. */
 static int failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int failure(const char *fmt, ...)
@@ -87,26 +95,54 @@ static int failure(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsay(fmt, ap);
 	va_end(ap);
-	return 1;
+	return -1;
 }
 
-/* Each report line leaves before the next step, so a pipe never loses it. */
-static void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * The contract line of a call that returned ret: "bpf: ", fmt with its
+ * arguments, then tail with ret and the error text. A success prints
+ * (Success), strerror(0), whatever errno held; after a failure errno is
+ * left as the call set it, for the caller's message. The line leaves at
+ * once, so a pipe never loses it.
+ */
+static int vreport(int ret, const char *tail, const char *fmt, va_list ap)
+{
+	int err = ret < 0 ? errno : 0;
 
-static void report(const char *fmt, ...)
+	fputs("bpf: ", stdout);
+	vprintf(fmt, ap);
+	printf(tail, ret, strerror(err));
+	fflush(stdout);
+	errno = err;
+	return ret;
+}
+
+/* "bpf: <fmt>fd:<fd> (<error>)", for a call that returns a new fd. */
+static int report_fd(int fd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int report_fd(int fd, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vreport(fd, "fd:%d (%s)\n", fmt, ap);
 	va_end(ap);
-	fflush(stdout);
+	return fd;
 }
 
-/* The result of a call and its errno, 0 when it succeeded. */
-static int err_of(int ret)
+/* "bpf: <fmt> ret:(<ret>,<error>)", for a call that returns 0 or -1. */
+static int report_ret(int ret, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int report_ret(int ret, const char *fmt, ...)
 {
-	return ret < 0 ? errno : 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(ret, " ret:(%d,%s)\n", fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 /* A whole number in 0..UINT32_MAX, decimal, 0x-hex or 0-octal as strtoul. */
@@ -125,153 +161,215 @@ static int parse_u32(const char *s, uint32_t *out)
 	return 0;
 }
 
-/* A failed command leaves the bpffs as it found it. */
-static int undo_pin(const char *file, int status)
+/* The flags as given, nothing checked yet but the numbers. */
+static enum parse_result read_flags(int argc, char **argv, struct options *o)
 {
-	if (unlink(file) == 0)
-		failure("removed the new pin at %s", file);
-	else
-		failure("cannot remove the new pin at %s: %s", file,
-			strerror(errno));
-	return status;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "F:PGmk:v:po:h")) != -1) {
+		switch (opt) {
+		case 'F':
+			o->file = optarg;
+			break;
+		case 'P':
+			o->pin = 1;
+			break;
+		case 'G':
+			o->get = 1;
+			break;
+		case 'm':
+			o->map = 1;
+			break;
+		case 'p':
+			o->prog = 1;
+			break;
+		case 'k':
+			if (parse_u32(optarg, &o->key))
+				return bad_usage("-k %s: not a whole number in 0..4294967295",
+						 optarg);
+			o->has_key = 1;
+			break;
+		case 'v':
+			if (parse_u32(optarg, &o->value))
+				return bad_usage("-v %s: not a whole number in 0..4294967295",
+						 optarg);
+			o->has_value = 1;
+			break;
+		case 'o':
+			o->object = optarg;
+			break;
+		case 'h':
+			return PARSE_HELP;
+		default:
+			/* getopt has said which option is wrong */
+			usage(stderr);
+			return PARSE_BAD_USAGE;
+		}
+	}
+	return PARSE_RUN;
 }
 
+/* The flags together: each rule that combinations break, in this order. */
+static enum parse_result check_flags(const struct options *o)
+{
+	if (!o->file)
+		return bad_usage("-F <file> is needed");
+	if (o->pin && o->get)
+		return bad_usage("-P and -G exclude each other");
+	if (!o->pin && !o->get)
+		return bad_usage("one of -P (pin) or -G (get) is needed");
+	if (!o->map && !o->prog)
+		return bad_usage("one of -m (map) or -p (program) is needed");
+	if (o->map && o->prog)
+		return bad_usage("-m and -p exclude each other");
+	if (o->has_value && !o->has_key)
+		return bad_usage("-v needs -k");
+	if (o->prog && o->has_key)
+		return bad_usage("-k and -v are for map mode (-m)");
+	if (o->object && (!o->prog || !o->pin))
+		return bad_usage("-o is for pinning a program (-P -p)");
+	return PARSE_RUN;
+}
+
+static enum parse_result parse_options(int argc, char **argv,
+				       struct options *o)
+{
+	enum parse_result res = read_flags(argc, argv, o);
+
+	if (res != PARSE_RUN)
+		return res;
+	if (optind < argc)
+		return bad_usage("unexpected argument '%s'", argv[optind]);
+	return check_flags(o);
+}
+
+/* A failed command leaves the bpffs as it found it. */
+static int undo_pin(const char *file)
+{
+	if (unlink(file) == 0)
+		return failure("removed the new pin at %s", file);
+	return failure("cannot remove the new pin at %s: %s", file,
+		       strerror(errno));
+}
+
+/* BPF_OBJ_GET, reported; then the object must be of the kind wanted. */
 static int get_object(const char *file, int want_kind)
 {
-	int fd, err, kind;
+	int fd, kind, err;
 
-	errno = 0;
-	fd = bpf_obj_get(file);
-	err = err_of(fd);
-	report("bpf: get fd:%d (%s)\n", fd, strerror(err));
+	fd = report_fd(bpf_obj_get(file), "get ");
 	if (fd < 0) {
+		err = errno;
 		failure("cannot get %s: %s", file, strerror(err));
 		hint_get(err, file);
 		return -1;
 	}
 
 	kind = bpf_obj_kind(fd);
-	if (kind < 0) {
+	if (kind < 0)
 		failure("cannot tell what %s holds: %s", file, strerror(errno));
-		goto fail;
-	}
-	if (kind != want_kind) {
+	else if (kind != want_kind)
 		failure("%s holds %s, not %s", file, bpf_obj_kind_name(kind),
 			bpf_obj_kind_name(want_kind));
-		goto fail;
-	}
-	return fd;
-fail:
+	else
+		return fd;
 	close(fd);
 	return -1;
 }
 
+/* BPF_OBJ_PIN, reported. */
 static int pin_object(int fd, const char *file, const char *what)
 {
-	int ret, err;
+	int err;
 
-	errno = 0;
-	ret = bpf_obj_pin(fd, file);
-	err = err_of(ret);
-	report("bpf: pin ret:(%d,%s)\n", ret, strerror(err));
-	if (ret < 0) {
-		failure("cannot pin the %s at %s: %s", what, file,
-			strerror(err));
-		hint_pin(err, file);
-		return 1;
-	}
-	return 0;
+	if (report_ret(bpf_obj_pin(fd, file), "pin") == 0)
+		return 0;
+	err = errno;
+	failure("cannot pin the %s at %s: %s", what, file, strerror(err));
+	hint_pin(err, file);
+	return -1;
 }
 
-static int is_percpu(unsigned int type)
-{
-	return type == BPF_MAP_TYPE_PERCPU_HASH ||
-	       type == BPF_MAP_TYPE_PERCPU_ARRAY ||
-	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH ||
-	       type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
-}
-
-/*
- * Only a map with 4-byte keys and values fits the buffers used here. A
- * per-CPU map's lookup writes a value per possible CPU, whatever its
- * value_size says, so it does not fit either.
- */
-static int check_map_sizes(int fd, const char *file)
+/* -k and -v read and write one 4-byte key and one 4-byte value. */
+static int check_u32_map(int fd, const char *file)
 {
 	struct bpf_map_info info;
-	unsigned int len = sizeof(info);
 
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(fd, &info, &len) < 0)
+	if (bpf_map_get_info(fd, &info) < 0)
 		return failure("cannot read what map %s is: %s", file,
 			       strerror(errno));
-	if (len < offsetof(struct bpf_map_info, max_entries) ||
-	    info.key_size != sizeof(uint32_t) ||
+	if (info.key_size != sizeof(uint32_t) ||
 	    info.value_size != sizeof(uint32_t))
 		return failure("%s has %u-byte keys and %u-byte values; -k and -v need 4 and 4",
 			       file, info.key_size, info.value_size);
-	if (is_percpu(info.type))
+	if (bpf_map_type_percpu(info.type))
 		return failure("%s is a per-CPU map (type %u): a lookup returns one value per CPU, -k and -v need a single 4-byte value",
 			       file, info.type);
 	return 0;
 }
 
-static int map_create_failure(int err)
+/* -P -m: a new array map, reported and pinned. */
+static int pin_new_map(const char *file)
 {
-	failure("cannot create the map: %s", strerror(err));
-	hint_map_create(err);
-	return 1;
+	int fd, err;
+
+	fd = report_fd(bpf_create_map(BPF_MAP_TYPE_ARRAY, sizeof(uint32_t),
+				      sizeof(uint32_t), MAP_SLOTS), "map ");
+	if (fd < 0) {
+		err = errno;
+		failure("cannot create the map: %s", strerror(err));
+		hint_map_create(err);
+		return -1;
+	}
+	return pin_object(fd, file, "map") ? -1 : fd;
 }
 
-static int do_map(const struct options *o)
+/* -G -m: the pinned map, which -k needs to hold 4-byte keys and values. */
+static int get_map(const struct options *o)
+{
+	int fd = get_object(o->file, BPF_OBJ_KIND_MAP);
+
+	if (fd >= 0 && o->has_key && check_u32_map(fd, o->file)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* -k [-v]: one update or lookup, reported. */
+static int use_key(int fd, const struct options *o)
 {
 	uint32_t key = o->key, value = o->value;
-	int fd, ret, err;
-
-	if (o->pin) {
-		errno = 0;
-		fd = bpf_create_map(BPF_MAP_TYPE_ARRAY, sizeof(uint32_t),
-				    sizeof(uint32_t), 1024);
-		err = err_of(fd);
-		report("bpf: map fd:%d (%s)\n", fd, strerror(err));
-		if (fd < 0)
-			return map_create_failure(err);
-		if (pin_object(fd, o->file, "map"))
-			return 1;
-	} else {
-		fd = get_object(o->file, BPF_OBJ_KIND_MAP);
-		if (fd < 0)
-			return 1;
-		if (o->has_key && check_map_sizes(fd, o->file))
-			return 1;
-	}
+	int ret, err;
 
 	if (o->has_value) {
-		errno = 0;
-		ret = bpf_update_elem(fd, &key, &value, BPF_ANY);
-		err = err_of(ret);
-		report("bpf: fd:%d u->(%u:%u) ret:(%d,%s)\n", fd, key, value,
-		       ret, strerror(err));
-		if (ret < 0)
-			goto fail;
-	} else if (o->has_key) {
+		ret = report_ret(bpf_update_elem(fd, &key, &value, BPF_ANY),
+				 "fd:%d u->(%u:%u)", fd, key, value);
+	} else {
 		value = 0;
-		errno = 0;
+		/* the line shows the value the lookup wrote: call first */
 		ret = bpf_lookup_elem(fd, &key, &value);
-		err = err_of(ret);
-		report("bpf: fd:%d l->(%u):%u ret:(%d,%s)\n", fd, key, value,
-		       ret, strerror(err));
-		if (ret < 0)
-			goto fail;
+		report_ret(ret, "fd:%d l->(%u):%u", fd, key, value);
 	}
-	return 0;
-
-fail:
+	if (ret == 0)
+		return 0;
+	err = errno;
 	failure("cannot %s key %u in %s: %s",
 		o->has_value ? "update" : "look up", key, o->file,
 		strerror(err));
 	hint_key(err, fd, key);
-	return o->pin ? undo_pin(o->file, 1) : 1;
+	return -1;
+}
+
+static int run_map(const struct options *o)
+{
+	int fd = o->pin ? pin_new_map(o->file) : get_map(o);
+
+	if (fd < 0)
+		return -1;
+	if (o->has_key && use_key(fd, o))
+		return o->pin ? undo_pin(o->file) : -1;
+	return 0;
 }
 
 /* The default program keeps the first byte of each packet: r0 = 1; exit. */
@@ -299,121 +397,64 @@ static int create_prog(const char *object)
 	return fd;
 }
 
-static int do_prog(const struct options *o)
+/* -P -p: the program, reported and pinned. */
+static int pin_new_prog(const char *file, const char *object)
 {
-	int fd, sock, ret, err;
+	int fd = report_fd(create_prog(object), "prog ");
 
-	if (o->pin) {
-		errno = 0;
-		fd = create_prog(o->object);
-		err = err_of(fd);
-		report("bpf: prog fd:%d (%s)\n", fd, strerror(err));
-		if (fd < 0)
-			return failure("cannot load the program%s%s: %s",
-				       o->object ? " from " : "",
-				       o->object ? o->object : "",
-				       strerror(err));
-		if (pin_object(fd, o->file, "program"))
-			return 1;
-	} else {
-		fd = get_object(o->file, BPF_OBJ_KIND_PROG);
-		if (fd < 0)
-			return 1;
-	}
+	if (fd < 0)
+		return failure("cannot load the program%s%s: %s",
+			       object ? " from " : "", object ? object : "",
+			       strerror(errno));
+	return pin_object(fd, file, "program") ? -1 : fd;
+}
+
+/* SO_ATTACH_BPF on a new raw socket on lo, reported. */
+static int attach_to_lo(int fd)
+{
+	int sock, ret;
 
 	sock = open_raw_sock("lo");
-	if (sock < 0) {
-		failure("cannot open a raw socket on lo: %s", strerror(errno));
-		return o->pin ? undo_pin(o->file, 1) : 1;
-	}
+	if (sock < 0)
+		return failure("cannot open a raw socket on lo: %s",
+			       strerror(errno));
 
-	errno = 0;
 	ret = setsockopt(sock, SOL_SOCKET, SO_ATTACH_BPF, &fd, sizeof(fd));
-	err = err_of(ret);
-	report("bpf: sock:%d <- fd:%d attached ret:(%d,%s)\n", sock, fd, ret,
-	       strerror(err));
-	if (ret < 0) {
-		failure("cannot attach the program to the socket: %s",
-			strerror(err));
-		return o->pin ? undo_pin(o->file, 1) : 1;
-	}
+	if (report_ret(ret, "sock:%d <- fd:%d attached", sock, fd) < 0)
+		return failure("cannot attach the program to the socket: %s",
+			       strerror(errno));
 	return 0;
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
+static int run_prog(const struct options *o)
 {
-	int opt;
+	int fd;
 
-	while ((opt = getopt(argc, argv, "F:PGmk:v:po:h")) != -1) {
-		switch (opt) {
-		case 'F':
-			o->file = optarg;
-			break;
-		case 'P':
-			o->pin = 1;
-			break;
-		case 'G':
-			o->get = 1;
-			break;
-		case 'm':
-		case 'p':
-			o->mode = opt == 'm' ? MODE_MAP : MODE_PROG;
-			o->mode_count |= 1 << o->mode;
-			break;
-		case 'k':
-			if (parse_u32(optarg, &o->key))
-				return usage_error("-k %s: not a whole number in 0..4294967295",
-						   optarg);
-			o->has_key = 1;
-			break;
-		case 'v':
-			if (parse_u32(optarg, &o->value))
-				return usage_error("-v %s: not a whole number in 0..4294967295",
-						   optarg);
-			o->has_value = 1;
-			break;
-		case 'o':
-			o->object = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			/* getopt has said which option is wrong */
-			usage(stderr);
-			return 2;
-		}
-	}
-
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
-	if (!o->file)
-		return usage_error("-F <file> is needed");
-	if (o->pin && o->get)
-		return usage_error("-P and -G exclude each other");
-	if (!o->pin && !o->get)
-		return usage_error("one of -P (pin) or -G (get) is needed");
-	if (o->mode == MODE_NONE)
-		return usage_error("one of -m (map) or -p (program) is needed");
-	if (o->mode_count == ((1 << MODE_MAP) | (1 << MODE_PROG)))
-		return usage_error("-m and -p exclude each other");
-	if (o->has_value && !o->has_key)
-		return usage_error("-v needs -k");
-	if (o->mode == MODE_PROG && o->has_key)
-		return usage_error("-k and -v are for map mode (-m)");
-	if (o->object && (o->mode != MODE_PROG || !o->pin))
-		return usage_error("-o is for pinning a program (-P -p)");
+	if (o->pin)
+		fd = pin_new_prog(o->file, o->object);
+	else
+		fd = get_object(o->file, BPF_OBJ_KIND_PROG);
+	if (fd < 0)
+		return -1;
+	if (attach_to_lo(fd))
+		return o->pin ? undo_pin(o->file) : -1;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
-	int ret;
 
-	ret = parse_options(argc, argv, &o);
-	if (ret)
-		return ret < 0 ? 0 : ret;
-
-	return o.mode == MODE_MAP ? do_map(&o) : do_prog(&o);
+	switch (parse_options(argc, argv, &o)) {
+	case PARSE_HELP:
+		usage(stdout);
+		return 0;
+	case PARSE_BAD_USAGE:
+		return 2;
+	case PARSE_RUN:
+		break;
+	}
+	if ((o.map ? run_map(&o) : run_prog(&o)) < 0)
+		return 1;
+	return 0;
 }

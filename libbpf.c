@@ -184,6 +184,31 @@ int bpf_obj_get_info_by_fd(int fd, void *info, unsigned int *info_len)
 	return ret;
 }
 
+int bpf_map_get_info(int fd, struct bpf_map_info *info)
+{
+	unsigned int len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	return bpf_obj_get_info_by_fd(fd, info, &len);
+}
+
+/*
+ * value_size is one CPU's share: a lookup in these writes value_size bytes,
+ * rounded up to 8, for each possible CPU.
+ */
+int bpf_map_type_percpu(unsigned int map_type)
+{
+	switch (map_type) {
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int get_fd_by_id(enum bpf_cmd cmd, unsigned int id)
 {
 	union bpf_attr attr;

@@ -42,6 +42,14 @@ enum bpf_obj_kind {
 	BPF_OBJ_KIND_LINK,
 };
 
+/*
+ * What BPF_OBJ_GET_INFO_BY_FD (4.13) says of the map behind fd; the fields
+ * an older kernel does not fill read 0. -1 with errno set on error.
+ */
+int bpf_map_get_info(int fd, struct bpf_map_info *info);
+/* 1 if a lookup in a map of this type writes one value per possible CPU. */
+int bpf_map_type_percpu(unsigned int map_type);
+
 /* What kind of BPF object fd refers to; -1 with errno set if it can't tell. */
 int bpf_obj_kind(int fd);
 const char *bpf_obj_kind_name(int kind);
