@@ -40,7 +40,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/map_flags_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps check lint check-vm matrix-update demo fuzz bench install clean help FORCE
+.PHONY: all deps check lint check-vm matrix-update demo docs fuzz bench install clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -136,6 +136,13 @@ MATRIX_RUNS = $(foreach f,$(wildcard build/matrix/*.tsv),$(basename $(notdir $(f
 matrix-update:
 	@$(if $(MATRIX_RUNS),scripts/matrix.sh update $(MATRIX_RUNS),echo 'no build/matrix/*.tsv: run make check or make check-vm first'; false)
 
+# The lifetimes picture of docs/walkthrough.md, from its Graphviz source.
+docs: docs/lifetimes.svg
+
+docs/lifetimes.svg: docs/lifetimes.dot
+	@scripts/deps.sh docs
+	dot -Tsvg -o $@ $<
+
 fuzz:
 	@$(MAKE) -C fuzz run
 
@@ -152,11 +159,13 @@ install: all
 	install -D -m 0644 sockex1_kern.o $(DESTDIR)$(PREFIX)/share/fds_example/sockex1_kern.o
 
 clean:
-	rm -rf *.o *.d examples/*.d fds_example examples/lo_watch bench/bench_ops tests/bin $(FLAGS_STAMP) build
+	rm -rf *.o *.d examples/*.d fds_example examples/lo_watch bench/bench_ops tests/bin $(FLAGS_STAMP) build \
+		docs/lifetimes.svg
 	@$(MAKE) -s -C fuzz clean
 
 help:
 	@echo 'make              build fds_example, sockex1_kern.o and examples/lo_watch'
+	@echo 'make docs         draw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz)'
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'
 	@echo 'make lint         shellcheck, checkpatch.pl and function length (make check runs the first two)'

@@ -6,7 +6,8 @@ set -euo pipefail
 
 declare -A group=(
 	[build]="make gcc libc6-dev clang llvm libelf-dev zlib1g-dev linux-libc-dev"
-	[check]="bpftool util-linux xz-utils procps mandoc man-db iproute2 shellcheck perl"
+	[check]="bpftool util-linux xz-utils procps mandoc man-db iproute2 shellcheck perl graphviz"
+	[docs]="graphviz"
 	[vm]="qemu-system-x86 busybox-static cpio"
 	[fuzz]="libclang-rt-14-dev"
 	[bench]="hyperfine"

@@ -15,6 +15,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <linux/btf.h>
 
 #include "libbpf.h"
@@ -28,7 +29,9 @@ static const char usage[] =
 	"       pinctl pin-at DIR NAME     pin a map as NAME relative to DIR's fd\n"
 	"       pinctl xdp LINK MAP        count lo's packets through a pinned link\n"
 	"       pinctl send N              send N datagrams over lo\n"
-	"       pinctl count MAP           print the count\n";
+	"       pinctl count MAP           print the count\n"
+	"       pinctl unpinned            make a map, print its id, pin nothing\n"
+	"       pinctl hold PATH CMD...    run CMD while holding an fd on PATH\n";
 
 /* Type 1: unsigned int, 32 bits; the least BTF a map's key and value need. */
 static const struct {
@@ -224,6 +227,46 @@ static int cmd_count(const char *map_pin)
 	return 0;
 }
 
+/* A map nothing pins: it lives as long as this process's fd. */
+static int cmd_unpinned(void)
+{
+	struct bpf_map_info info;
+	int fd;
+
+	fd = bpf_create_map(BPF_MAP_TYPE_ARRAY, 4, 4, 1);
+	if (fd < 0)
+		return fail("BPF_MAP_CREATE");
+	if (bpf_map_get_info(fd, &info))
+		return fail("BPF_OBJ_GET_INFO_BY_FD");
+	printf("%u\n", info.id);
+	return 0;
+}
+
+/* An fd held by this process while CMD runs (CMD itself does not get it). */
+static int cmd_hold(const char *path, char **cmd)
+{
+	int fd, status;
+	pid_t pid;
+
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return fail(path);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return fail("fork");
+	if (pid == 0) {
+		close(fd);
+		execvp(cmd[0], cmd);
+		_exit(fail(cmd[0]) + 126);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return fail("waitpid");
+	close(fd);
+	printf("pinctl: closed the fd on %s\n", path);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -241,6 +284,10 @@ int main(int argc, char **argv)
 		return cmd_send(argv[2]);
 	if (strcmp(cmd, "count") == 0 && argc == 3)
 		return cmd_count(argv[2]);
+	if (strcmp(cmd, "unpinned") == 0 && argc == 2)
+		return cmd_unpinned();
+	if (strcmp(cmd, "hold") == 0 && argc > 3)
+		return cmd_hold(argv[2], argv + 3);
 	fputs(usage, stderr);
 	return 2;
 }

@@ -12,8 +12,9 @@ scenario_begin
 # every kernel; vm/mkinitramfs.sh leaves this scenario out of the guests.
 
 # Native-only commands: the walkthrough's `ip` (busybox's applet in a guest),
-# man page lint and rendering, make install, the compat build, make lint.
-native_only=(ip mandoc man make cc shellcheck perl)
+# man page lint and rendering, make install, the compat build, make lint,
+# the lifetimes picture's Graphviz source.
+native_only=(ip mandoc man make cc shellcheck perl dot)
 
 read_tools()
 {

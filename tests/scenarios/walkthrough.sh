@@ -63,7 +63,7 @@ step "the walkthrough has commands to check" '((${#cmds[@]} > 20))'
 for i in "${!cmds[@]}"; do
 	cmd=${cmds[i]}
 	# The reader enters the namespaces with this; the test is already in them.
-	if [[ $cmd == "unshare "* || $cmd == exit ]]; then
+	if [[ $cmd == "unshare --mount --net bash" || $cmd == exit ]]; then
 		continue
 	fi
 	eval "$(subst "$cmd")" > "$T/wo" 2>&1 < /dev/null
@@ -100,8 +100,47 @@ for i in "${!cmds[@]}"; do
 done
 [[ -n ${WALKTHROUGH_PRINT:-} ]] && exit 0
 
-# The man page and make install are the same on every kernel: QEMU guests
-# (no mandoc, no make) leave them to the native run.
+# excerpts_match DOC SOURCE: each ```c block of DOC is in SOURCE, line for
+# line; prints how many blocks there were.
+excerpts_match()
+{
+	local src line block='' in_c=0 n=0
+	src=$(< "$2")
+	while IFS= read -r line; do
+		if [[ $line == '```c' ]]; then
+			in_c=1 block=''
+		elif ((in_c)) && [[ $line == '```' ]]; then
+			in_c=0 n=$((n + 1))
+			if [[ $src != *"${block%$'\n'}"* ]]; then
+				echo "excerpt $n is not in $2: ${block%%$'\n'*}" >&2
+				return 1
+			fi
+		elif ((in_c)); then
+			block+=$line$'\n'
+		fi
+	done < "$1"
+	echo "$n"
+}
+
+step "the walkthrough's C excerpts are libbpf.c as it is" '
+	n=$(excerpts_match docs/walkthrough.md libbpf.c) || fail "see above"
+	((n >= 3)) || fail "only $n excerpts"
+'
+
+# The man page, make install and the picture's source are the same on every
+# kernel: QEMU guests (no mandoc, no make, no dot) leave them to the native
+# run.
+if [[ -n ${FDS_IN_VM:-} ]]; then
+	:
+elif need dot; then
+	step "docs/lifetimes.dot parses (dot -Tsvg)" '
+		dot -Tsvg -o "$T/lifetimes.svg" docs/lifetimes.dot
+		grep -q "<svg" "$T/lifetimes.svg" || fail "no SVG"
+	'
+else
+	skip_step "docs/lifetimes.dot parses" "dot (graphviz) is not installed"
+fi
+
 if [[ -n ${FDS_IN_VM:-} ]]; then
 	:
 elif need mandoc; then
