@@ -122,10 +122,13 @@ excerpts_match()
 	echo "$n"
 }
 
-step "the walkthrough's C excerpts are libbpf.c as it is" '
-	n=$(excerpts_match docs/walkthrough.md libbpf.c) || fail "see above"
-	((n >= 3)) || fail "only $n excerpts"
-'
+# Sources are the same on every kernel, and QEMU guests have none.
+if [[ -z ${FDS_IN_VM:-} ]]; then
+	step "the walkthrough's C excerpts are libbpf.c as it is" '
+		n=$(excerpts_match docs/walkthrough.md libbpf.c) || fail "see above"
+		((n >= 3)) || fail "only $n excerpts"
+	'
+fi
 
 # The man page, make install and the picture's source are the same on every
 # kernel: QEMU guests (no mandoc, no make, no dot) leave them to the native
