@@ -37,17 +37,86 @@ static void usage(FILE *out)
 		"of each packet the socket received, as the filter left it.\n");
 }
 
-int main(int argc, char **argv)
+/* A raw socket on lo with the program pinned at pin attached; -1 on error. */
+static int attach_pinned(const char *pin)
 {
-	struct sockaddr_in addr = {
+	int prog, sock;
+
+	prog = bpf_obj_get(pin);
+	if (prog < 0) {
+		fprintf(stderr, "lo_watch: cannot get %s: %s\n", pin, strerror(errno));
+		return -1;
+	}
+	if (bpf_obj_kind(prog) != BPF_OBJ_KIND_PROG) {
+		fprintf(stderr, "lo_watch: %s is not a program\n", pin);
+		return -1;
+	}
+	sock = open_raw_sock("lo");
+	if (sock < 0 ||
+	    setsockopt(sock, SOL_SOCKET, SO_ATTACH_BPF, &prog, sizeof(prog)) < 0) {
+		fprintf(stderr, "lo_watch: cannot attach to a raw socket on lo: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return sock;
+}
+
+/* count datagrams of size bytes to 127.0.0.1:9, which a socket listens on. */
+static int send_datagrams(long count, long size)
+{
+	struct sockaddr_in discard = {
 		.sin_family = AF_INET,
 		.sin_port = htons(9),
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	};
-	long count = 3, size = 100, i;
-	int prog, sock, listener, sender, n = 0;
-	struct pollfd pfd;
+	int listener, sender;
 	char buf[2048];
+	long i;
+
+	listener = socket(AF_INET, SOCK_DGRAM, 0);
+	sender = socket(AF_INET, SOCK_DGRAM, 0);
+	if (listener < 0 || sender < 0 ||
+	    bind(listener, (struct sockaddr *)&discard, sizeof(discard)) < 0) {
+		fprintf(stderr, "lo_watch: cannot listen on 127.0.0.1:9: %s\n",
+			strerror(errno));
+		return -1;
+	}
+
+	memset(buf, 'x', size);
+	for (i = 0; i < count; i++) {
+		if (sendto(sender, buf, size, 0, (struct sockaddr *)&discard,
+			   sizeof(discard)) != size) {
+			fprintf(stderr, "lo_watch: send: %s\n", strerror(errno));
+			return -1;
+		}
+	}
+	printf("sent %ld UDP datagrams of %ld bytes to 127.0.0.1:9\n", count, size);
+	return 0;
+}
+
+/* The length of each packet queued on sock, until none comes for 200 ms. */
+static void print_received(int sock)
+{
+	struct pollfd pfd = { .fd = sock, .events = POLLIN };
+	char buf[2048];
+	int n = 0;
+
+	printf("the raw socket received:");
+	while (poll(&pfd, 1, 200) == 1) {
+		ssize_t len = recv(sock, buf, sizeof(buf), MSG_TRUNC);
+
+		if (len < 0)
+			break;
+		printf(" %zd", len);
+		n++;
+	}
+	printf("%s\n", n ? " (bytes per packet)" : " nothing");
+}
+
+int main(int argc, char **argv)
+{
+	long count = 3, size = 100;
+	int sock;
 
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		usage(stdout);
@@ -60,52 +129,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	prog = bpf_obj_get(argv[1]);
-	if (prog < 0) {
-		fprintf(stderr, "lo_watch: cannot get %s: %s\n", argv[1], strerror(errno));
+	sock = attach_pinned(argv[1]);
+	if (sock < 0 || send_datagrams(count, size) < 0)
 		return 1;
-	}
-	if (bpf_obj_kind(prog) != BPF_OBJ_KIND_PROG) {
-		fprintf(stderr, "lo_watch: %s is not a program\n", argv[1]);
-		return 1;
-	}
-	sock = open_raw_sock("lo");
-	if (sock < 0 ||
-	    setsockopt(sock, SOL_SOCKET, SO_ATTACH_BPF, &prog, sizeof(prog)) < 0) {
-		fprintf(stderr, "lo_watch: cannot attach to a raw socket on lo: %s\n",
-			strerror(errno));
-		return 1;
-	}
-	listener = socket(AF_INET, SOCK_DGRAM, 0);
-	sender = socket(AF_INET, SOCK_DGRAM, 0);
-	if (listener < 0 || sender < 0 ||
-	    bind(listener, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		fprintf(stderr, "lo_watch: cannot listen on 127.0.0.1:9: %s\n",
-			strerror(errno));
-		return 1;
-	}
-
-	memset(buf, 'x', size);
-	for (i = 0; i < count; i++) {
-		if (sendto(sender, buf, size, 0, (struct sockaddr *)&addr,
-			   sizeof(addr)) != size) {
-			fprintf(stderr, "lo_watch: send: %s\n", strerror(errno));
-			return 1;
-		}
-	}
-	printf("sent %ld UDP datagrams of %ld bytes to 127.0.0.1:9\n", count, size);
-
-	printf("the raw socket received:");
-	pfd.fd = sock;
-	pfd.events = POLLIN;
-	while (poll(&pfd, 1, 200) == 1) {
-		ssize_t len = recv(sock, buf, sizeof(buf), MSG_TRUNC);
-
-		if (len < 0)
-			break;
-		printf(" %zd", len);
-		n++;
-	}
-	printf("%s\n", n ? " (bytes per packet)" : " nothing");
+	print_received(sock);
 	return 0;
 }
