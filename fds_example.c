@@ -98,50 +98,32 @@ static int failure(const char *fmt, ...)
 	return -1;
 }
 
+/* How a contract line ends: the call's result and its error text. */
+#define NEW_FD	"fd:%d (%s)\n"		/* a call that returns a new fd */
+#define RET	" ret:(%d,%s)\n"	/* a call that returns 0 or -1 */
+
 /*
  * The contract line of a call that returned ret: "bpf: ", fmt with its
- * arguments, then tail with ret and the error text. A success prints
- * (Success), strerror(0), whatever errno held; after a failure errno is
- * left as the call set it, for the caller's message. The line leaves at
- * once, so a pipe never loses it.
+ * arguments, then the end (NEW_FD or RET) with ret and the error text. A
+ * success prints (Success), strerror(0), whatever errno held; after a
+ * failure errno is left as the call set it, for the caller's message. The
+ * line leaves at once, so a pipe never loses it. Returns ret.
  */
-static int vreport(int ret, const char *tail, const char *fmt, va_list ap)
+static int report(int ret, const char *end, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int report(int ret, const char *end, const char *fmt, ...)
 {
 	int err = ret < 0 ? errno : 0;
+	va_list ap;
 
 	fputs("bpf: ", stdout);
+	va_start(ap, fmt);
 	vprintf(fmt, ap);
-	printf(tail, ret, strerror(err));
+	va_end(ap);
+	printf(end, ret, strerror(err));
 	fflush(stdout);
 	errno = err;
-	return ret;
-}
-
-/* "bpf: <fmt>fd:<fd> (<error>)", for a call that returns a new fd. */
-static int report_fd(int fd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int report_fd(int fd, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fd, "fd:%d (%s)\n", fmt, ap);
-	va_end(ap);
-	return fd;
-}
-
-/* "bpf: <fmt> ret:(<ret>,<error>)", for a call that returns 0 or -1. */
-static int report_ret(int ret, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int report_ret(int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(ret, " ret:(%d,%s)\n", fmt, ap);
-	va_end(ap);
 	return ret;
 }
 
@@ -257,7 +239,7 @@ static int get_object(const char *file, int want_kind)
 {
 	int fd, kind, err;
 
-	fd = report_fd(bpf_obj_get(file), "get ");
+	fd = report(bpf_obj_get(file), NEW_FD, "get ");
 	if (fd < 0) {
 		err = errno;
 		failure("cannot get %s: %s", file, strerror(err));
@@ -282,7 +264,7 @@ static int pin_object(int fd, const char *file, const char *what)
 {
 	int err;
 
-	if (report_ret(bpf_obj_pin(fd, file), "pin") == 0)
+	if (report(bpf_obj_pin(fd, file), RET, "pin") == 0)
 		return 0;
 	err = errno;
 	failure("cannot pin the %s at %s: %s", what, file, strerror(err));
@@ -313,8 +295,8 @@ static int pin_new_map(const char *file)
 {
 	int fd, err;
 
-	fd = report_fd(bpf_create_map(BPF_MAP_TYPE_ARRAY, sizeof(uint32_t),
-				      sizeof(uint32_t), MAP_SLOTS), "map ");
+	fd = report(bpf_create_map(BPF_MAP_TYPE_ARRAY, sizeof(uint32_t),
+				   sizeof(uint32_t), MAP_SLOTS), NEW_FD, "map ");
 	if (fd < 0) {
 		err = errno;
 		failure("cannot create the map: %s", strerror(err));
@@ -343,13 +325,13 @@ static int use_key(int fd, const struct options *o)
 	int ret, err;
 
 	if (o->has_value) {
-		ret = report_ret(bpf_update_elem(fd, &key, &value, BPF_ANY),
-				 "fd:%d u->(%u:%u)", fd, key, value);
+		ret = report(bpf_update_elem(fd, &key, &value, BPF_ANY), RET,
+			     "fd:%d u->(%u:%u)", fd, key, value);
 	} else {
 		value = 0;
 		/* the line shows the value the lookup wrote: call first */
 		ret = bpf_lookup_elem(fd, &key, &value);
-		report_ret(ret, "fd:%d l->(%u):%u", fd, key, value);
+		report(ret, RET, "fd:%d l->(%u):%u", fd, key, value);
 	}
 	if (ret == 0)
 		return 0;
@@ -400,7 +382,7 @@ static int create_prog(const char *object)
 /* -P -p: the program, reported and pinned. */
 static int pin_new_prog(const char *file, const char *object)
 {
-	int fd = report_fd(create_prog(object), "prog ");
+	int fd = report(create_prog(object), NEW_FD, "prog ");
 
 	if (fd < 0)
 		return failure("cannot load the program%s%s: %s",
@@ -420,7 +402,7 @@ static int attach_to_lo(int fd)
 			       strerror(errno));
 
 	ret = setsockopt(sock, SOL_SOCKET, SO_ATTACH_BPF, &fd, sizeof(fd));
-	if (report_ret(ret, "sock:%d <- fd:%d attached", sock, fd) < 0)
+	if (report(ret, RET, "sock:%d <- fd:%d attached", sock, fd) < 0)
 		return failure("cannot attach the program to the socket: %s",
 			       strerror(errno));
 	return 0;
