@@ -107,13 +107,26 @@ static void hint_missing_dir(const char *dir)
 		     dir, near, dir, dir);
 }
 
+/* The last component of path. */
+static const char *base_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static void hint_dotted(const char *name)
+{
+	hint("'%s' has a dot: bpffs keeps dotted names for the kernel's own "
+	     "files (maps.debug, progs.debug); pick a name without one", name);
+}
+
 void hint_pin(int err, const char *file)
 {
-	const char *name = strrchr(file, '/');
+	const char *name = base_of(file);
 	char dir[PATH_MAX];
 	struct stat st;
 
-	name = name ? name + 1 : file;
 	dir_of(file, dir, sizeof(dir));
 	if (err == EEXIST) {
 		hint("something is pinned at %s already: -G gets it; rm %s removes it",
@@ -124,8 +137,7 @@ void hint_pin(int err, const char *file)
 		hint("%s is not on a BPF filesystem (stat -f -c %%T %s): "
 		     "pin under a bpffs mount (mount -t bpf bpf DIR)", file, dir);
 	} else if (err == EPERM && strchr(name, '.')) {
-		hint("'%s' has a dot: bpffs keeps dotted names for the kernel's own "
-		     "files (maps.debug, progs.debug); pick a name without one", name);
+		hint_dotted(name);
 	} else if ((err == EPERM || err == EACCES) && geteuid() != 0) {
 		hint_privilege();
 	}
@@ -144,8 +156,14 @@ void hint_get(int err, const char *file)
 	} else if (err == ENOENT && on_bpffs(dir) == 0) {
 		hint("%s is not on a BPF filesystem (stat -f -c %%T %s): "
 		     "nothing can be pinned there", file, dir);
+	} else if (err == ENOENT && stat(file, &st) == 0) {
+		/* maps.debug, progs.debug: bpf_preload's, listed but no pin */
+		hint("%s is one of the kernel's own files, not a pinned map or "
+		     "program (a name with a dot is never yours)", file);
 	} else if (err == ENOENT) {
 		hint("nothing is pinned at %s (ls %s shows what is)", file, dir);
+	} else if (err == EPERM && strchr(base_of(file), '.')) {
+		hint_dotted(base_of(file));
 	} else if (err == EACCES && stat(file, &st) == 0) {
 		hint("%s is mode %04o: -G asks to read and write the object, so "
 		     "the pin must grant both to you", file, st.st_mode & 07777);

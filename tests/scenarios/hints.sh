@@ -78,6 +78,24 @@ step "-G on a directory: name a pin inside it" '
 	expect_hint "^$FS is a directory: -G wants a pinned map or program in it$"
 '
 
+step "-G on a dotted name that is not there: dots are for the kernel" '
+	fds -F "$FS/x.debug" -G -m
+	expect_status 1
+	expect_out "bpf: get fd:-1 (Operation not permitted)"
+	expect_hint "^.x\.debug. has a dot: bpffs keeps dotted names for the kernel"
+'
+
+# bpf_preload, where the kernel has it, lists maps.debug in every new bpffs;
+# BPF_OBJ_GET says ENOENT for it, though ls shows it. Kernels without it
+# have nothing to check here.
+if [[ -e $FS/maps.debug ]]; then
+	step "-G on maps.debug, a file of the kernel: not a pin of yours" '
+		fds -F "$FS/maps.debug" -G -m
+		expect_status 1
+		expect_hint "^$FS/maps\.debug is one of the kernel.s own files, not a pinned map or program"
+	'
+fi
+
 step "-G where nothing is pinned: ls shows what is" '
 	fds -F "$FS/none" -G -m
 	expect_status 1
