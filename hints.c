@@ -190,12 +190,10 @@ void hint_map_create(int err)
 void hint_key(int err, int map_fd, uint32_t key)
 {
 	struct bpf_map_info info;
-	unsigned int len = sizeof(info);
 
 	if (err != ENOENT && err != E2BIG)
 		return;
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(map_fd, &info, &len) < 0 ||
+	if (bpf_map_get_info(map_fd, &info) < 0 ||
 	    info.type != BPF_MAP_TYPE_ARRAY || key < info.max_entries)
 		return;
 	hint("the map has %u slots: keys 0..%u exist, %u is past the end",
