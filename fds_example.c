@@ -300,7 +300,7 @@ static int pin_new_map(const char *file)
 	if (fd < 0) {
 		err = errno;
 		failure("cannot create the map: %s", strerror(err));
-		hint_map_create(err);
+		hint_create(err);
 		return -1;
 	}
 	return pin_object(fd, file, "map") ? -1 : fd;
@@ -382,12 +382,16 @@ static int create_prog(const char *object)
 /* -P -p: the program, reported and pinned. */
 static int pin_new_prog(const char *file, const char *object)
 {
-	int fd = report(create_prog(object), NEW_FD, "prog ");
+	int fd = report(create_prog(object), NEW_FD, "prog "), err;
 
-	if (fd < 0)
-		return failure("cannot load the program%s%s: %s",
-			       object ? " from " : "", object ? object : "",
-			       strerror(errno));
+	if (fd < 0) {
+		err = errno;
+		failure("cannot load the program%s%s: %s",
+			object ? " from " : "", object ? object : "",
+			strerror(err));
+		hint_create(err);
+		return -1;
+	}
 	return pin_object(fd, file, "program") ? -1 : fd;
 }
 

@@ -173,11 +173,11 @@ void hint_get(int err, const char *file)
 }
 
 /*
- * Root's EPERM is, on kernels before 5.11, most often RLIMIT_MEMLOCK: those
- * charge every map to the creator's ulimit -l (64 KiB by default); 5.11
- * moved the charge to the memory cgroup.
+ * A map or program not created. Root's EPERM is, on kernels before 5.11, most
+ * often RLIMIT_MEMLOCK: those charge every map (and program) to the creator's
+ * ulimit -l (64 KiB by default); 5.11 moved the charge to the memory cgroup.
  */
-void hint_map_create(int err)
+void hint_create(int err)
 {
 	if (err == EPERM && geteuid() == 0)
 		hint("kernels before 5.11 charge each map to ulimit -l; "

@@ -12,7 +12,7 @@
 
 void hint_pin(int err, const char *file);
 void hint_get(int err, const char *file);
-void hint_map_create(int err);
+void hint_create(int err);
 void hint_key(int err, int map_fd, uint32_t key);
 
 #endif /* HINTS_H */

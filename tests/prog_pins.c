@@ -233,4 +233,57 @@ TEST_F(lo, open_raw_sock_is_bound_to_lo_alone)
 	EXPECT_EQ(ENODEV, errno);
 }
 
+/*
+ * The attach line is the kernel's answer: a pinned XDP program is a
+ * program, so -G -p gets it, and SO_ATTACH_BPF refuses it (EINVAL: not a
+ * socket filter). The pin, which this command did not make, stays.
+ */
+TEST_F(lo, a_pinned_program_of_another_type_is_refused_by_the_attach_and_stays)
+{
+	const struct bpf_insn xdp_pass[] = {
+		BPF_MOV64_IMM(BPF_REG_0, XDP_PASS),
+		BPF_EXIT_INSN(),
+	};
+	char out[512];
+	int fd;
+
+	snprintf(self->pin, sizeof(self->pin), "%s/xdp", self->fs);
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, xdp_pass, sizeof(xdp_pass),
+			   "GPL", 0);
+	ASSERT_GE(fd, 0) TH_LOG("XDP program: %s", strerror(errno));
+	ASSERT_EQ(0, bpf_obj_pin(fd, self->pin)) TH_LOG("%s", strerror(errno));
+	close(fd);
+
+	EXPECT_EQ(1, run_fds(out, sizeof(out), "-F", self->pin, "-G", "-p", NULL));
+	EXPECT_STREQ("bpf: get fd:3 (Success)\n"
+		     "bpf: sock:4 <- fd:3 attached ret:(-1,Invalid argument)\n",
+		     out);
+	fd = bpf_obj_get(self->pin);
+	EXPECT_GE(fd, 0) TH_LOG("the pin went: %s", strerror(errno));
+	close(fd);
+}
+
+/* A length that is not whole instructions is refused, not rounded down. */
+TEST(bpf_prog_load_refuses_a_length_that_is_not_whole_instructions)
+{
+	const struct bpf_insn insns[3] = {
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	int fd;
+
+	errno = 0;
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns,
+			   2 * sizeof(insns[0]) + 1, "GPL", 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	if (fd >= 0)
+		close(fd);
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns,
+			   2 * sizeof(insns[0]), "GPL", 0);
+	EXPECT_GE(fd, 0) TH_LOG("two whole instructions: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 TEST_HARNESS_MAIN

@@ -36,6 +36,7 @@ usage_error "missing -F" -P -m
 usage_error "no mode" -F "$FS/m" -G
 usage_error "neither -P nor -G" -F "$FS/m" -m -k 1
 usage_error "both -P and -G" -F "$FS/m" -P -G -m
+usage_error "both -P and -G, program mode" -F "$FS/p" -P -G -p
 usage_error "both -m and -p" -F "$FS/m" -G -m -p
 usage_error "-v without -k" -F "$FS/m" -G -m -v 7
 usage_error "unknown option" -F "$FS/m" -G -m -x

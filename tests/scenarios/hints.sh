@@ -123,6 +123,11 @@ if need setpriv; then
 		expect_status 1
 		expect_out "bpf: map fd:-1 (Operation not permitted)"
 		expect_hint "^this needs root or CAP_BPF: kernel\.unprivileged_bpf_disabled is $sysctl, and only 0 lets other users create maps and programs$"
+		fds -F "$FS/q" -P -p
+		expect_status 1
+		expect_out "bpf: prog fd:-1 (Operation not permitted)"
+		expect_hint "^this needs root or CAP_BPF: kernel\.unprivileged_bpf_disabled is $sysctl,"
+		! grep -q "verifier log" "$T/err" || fail "a verifier log for a load the verifier never saw"
 	'
 else
 	skip_step "another user: the pin mode, or the privilege and the sysctl" \
