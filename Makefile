@@ -40,7 +40,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/map_flags_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps check lint check-vm matrix-update demo docs fuzz bench install clean help FORCE
+.PHONY: all deps check lint test-build mutate check-vm matrix-update demo docs fuzz bench install clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -111,6 +111,14 @@ tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_k
 
 # make check lints the shell and C sources first (shellcheck, checkpatch);
 # make lint adds the function-length check, not yet clean (bpf_load.c).
+# Everything the suite runs, built, nothing run (make mutate rebuilds with it).
+test-build: all $(TEST_BINS) $(TEST_OBJS)
+
+# Each mutant of tests/mutants.txt in a scratch copy: is it caught?
+mutate: test-build
+	@scripts/deps.sh check
+	@scripts/mutate.sh $(MUTANTS_ONLY)
+
 check: all $(TEST_BINS) $(TEST_OBJS) $(CACHE)/checkpatch/checkpatch.pl
 	@scripts/deps.sh check $(if $(filter 1,$(VALGRIND)),valgrind)
 	@scripts/lint.sh shell c
@@ -169,6 +177,7 @@ help:
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'
 	@echo 'make lint         shellcheck, checkpatch.pl and function length (make check runs the first two)'
+	@echo 'make mutate       apply each mutant of tests/mutants.txt to a scratch copy and rerun the suite (MUTANTS_ONLY=id...)'
 	@echo 'make check-vm     run the suite in QEMU on Debian 5.10, 6.1, 6.12 and sid kernels, compare the kernel matrix'
 	@echo '                  (KERNELS=5.10,6.12 for a subset, KERNEL=bzImage... for your own, MATRIX_UPDATE=1 to rewrite it)'
 	@echo 'make matrix-update  write the last runs into docs/kernel-matrix.md'

@@ -6,7 +6,8 @@
 # $FDS_MATRIX_OUT (default build/matrix/host.tsv, or partial/host.tsv when
 # a pattern picks some tests); after a whole native run
 # scripts/matrix.sh compares them with docs/kernel-matrix.md (MATRIX_UPDATE=1
-# rewrites that instead). Usage: run.sh [NAME-PATTERN]
+# rewrites that instead). FDS_FAIL_FAST=1 stops at the first failing test
+# (make mutate). Usage: run.sh [NAME-PATTERN]
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -108,6 +109,11 @@ for t in "${tests[@]}"; do
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	if ((f > 0)); then
 		echo "not ok $n $name"
+		# make mutate wants the first failure only
+		if [[ -n ${FDS_FAIL_FAST:-} ]]; then
+			rm -f "$log"
+			break
+		fi
 	elif ((p == 0 && s > 0)); then
 		echo "ok $n $name # SKIP all cases skipped"
 	else
