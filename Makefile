@@ -37,6 +37,7 @@ TEST_SRCS := $(wildcard tests/*.c)
 TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS)) tests/bin/compat_2015 \
 	     tests/bin/bpffs_dump tests/bin/mkcorrupt
 TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/map_flags_kern.o \
+	     tests/bin/static_maps_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 

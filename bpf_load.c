@@ -36,9 +36,14 @@ int prog_fd[MAX_PROGS];
 int map_cnt;
 int prog_cnt;
 
-/* The sections that matter, by index; 0 means absent. */
-struct sections {
+/*
+ * What bpf_object_parse() has learned of the file so far: its size, the
+ * indexes of the sections that matter (0 means absent) and the symbol table.
+ */
+struct parse_state {
+	size_t file_size;
 	size_t shnum;
+	size_t shstrndx;
 	size_t license;
 	size_t version;
 	size_t maps;
@@ -146,7 +151,7 @@ static int check_header(Elf *elf, struct bpf_object_plan *plan)
 	return 0;
 }
 
-static int add_prog(struct sections *s, size_t idx, const char *name,
+static int add_prog(struct parse_state *s, size_t idx, const char *name,
 		    const GElf_Shdr *shdr, Elf_Data *data,
 		    struct bpf_object_plan *plan)
 {
@@ -188,18 +193,18 @@ static int add_prog(struct sections *s, size_t idx, const char *name,
 	return 0;
 }
 
-/* Pass 1: find the sections that matter; copy programs out. */
-static int scan_sections(Elf *elf, struct sections *s,
-			 struct bpf_object_plan *plan, size_t size)
+/* Reads the section count and name table; readies prog_of[]. */
+static int prepare_scan(Elf *elf, struct parse_state *s,
+			struct bpf_object_plan *plan)
 {
-	size_t shstrndx, idx;
+	size_t idx;
 
 	if (elf_getshdrnum(elf, &s->shnum) || s->shnum == 0) {
 		plan_error(plan, "no section headers");
 		return -1;
 	}
-	if (elf_getshdrstrndx(elf, &shstrndx) || shstrndx == 0 ||
-	    shstrndx >= s->shnum) {
+	if (elf_getshdrstrndx(elf, &s->shstrndx) || s->shstrndx == 0 ||
+	    s->shstrndx >= s->shnum) {
 		plan_error(plan, "section name table index out of range");
 		return -1;
 	}
@@ -210,52 +215,79 @@ static int scan_sections(Elf *elf, struct sections *s,
 	}
 	for (idx = 0; idx < s->shnum; idx++)
 		s->prog_of[idx] = -1;
+	return 0;
+}
 
-	for (idx = 1; idx < s->shnum; idx++) {
-		Elf_Scn *scn = elf_getscn(elf, idx);
-		Elf_Data *data;
-		GElf_Shdr shdr;
-		const char *name;
+/* Section idx's header and name, both checked against the file. */
+static const char *section_header(Elf *elf, struct parse_state *s, size_t idx,
+				  GElf_Shdr *shdr, struct bpf_object_plan *plan)
+{
+	Elf_Scn *scn = elf_getscn(elf, idx);
+	size_t size = s->file_size;
+	const char *name;
 
-		if (!scn || !gelf_getshdr(scn, &shdr)) {
-			plan_error(plan, "section %zu: bad header", idx);
-			return -1;
-		}
-		if (shdr.sh_type != SHT_NOBITS &&
-		    (shdr.sh_offset > size || shdr.sh_size > size - shdr.sh_offset)) {
-			plan_error(plan, "section %zu: offset %llu size %llu past the end of the file (%zu bytes)",
-				   idx, (unsigned long long)shdr.sh_offset,
-				   (unsigned long long)shdr.sh_size, size);
-			return -1;
-		}
-		name = elf_strptr(elf, shstrndx, shdr.sh_name);
-		if (!name) {
-			plan_error(plan, "section %zu: name offset %u out of range",
-				   idx, shdr.sh_name);
-			return -1;
-		}
-
-		if (shdr.sh_type == SHT_SYMTAB) {
-			if (s->symtab) {
-				plan_error(plan, "more than one symbol table");
-				return -1;
-			}
-			s->symtab = idx;
-		} else if (strcmp(name, "license") == 0) {
-			s->license = idx;
-		} else if (strcmp(name, "version") == 0) {
-			s->version = idx;
-		} else if (strcmp(name, "maps") == 0) {
-			s->maps = idx;
-		} else if ((shdr.sh_flags & SHF_EXECINSTR) && shdr.sh_size) {
-			if (section_data(scn, &shdr, &data)) {
-				plan_error(plan, "section %zu: cannot read its data", idx);
-				return -1;
-			}
-			if (add_prog(s, idx, name, &shdr, data, plan))
-				return -1;
-		}
+	if (!scn || !gelf_getshdr(scn, shdr)) {
+		plan_error(plan, "section %zu: bad header", idx);
+		return NULL;
 	}
+	if (shdr->sh_type != SHT_NOBITS &&
+	    (shdr->sh_offset > size || shdr->sh_size > size - shdr->sh_offset)) {
+		plan_error(plan, "section %zu: offset %llu size %llu past the end of the file (%zu bytes)",
+			   idx, (unsigned long long)shdr->sh_offset,
+			   (unsigned long long)shdr->sh_size, size);
+		return NULL;
+	}
+	name = elf_strptr(elf, s->shstrndx, shdr->sh_name);
+	if (!name)
+		plan_error(plan, "section %zu: name offset %u out of range",
+			   idx, shdr->sh_name);
+	return name;
+}
+
+/* Notes section idx if it is one that matters; copies a program out. */
+static int classify_section(Elf *elf, struct parse_state *s, size_t idx,
+			    struct bpf_object_plan *plan)
+{
+	const char *name;
+	Elf_Data *data;
+	GElf_Shdr shdr;
+
+	name = section_header(elf, s, idx, &shdr, plan);
+	if (!name)
+		return -1;
+	if (shdr.sh_type == SHT_SYMTAB) {
+		if (s->symtab) {
+			plan_error(plan, "more than one symbol table");
+			return -1;
+		}
+		s->symtab = idx;
+	} else if (strcmp(name, "license") == 0) {
+		s->license = idx;
+	} else if (strcmp(name, "version") == 0) {
+		s->version = idx;
+	} else if (strcmp(name, "maps") == 0) {
+		s->maps = idx;
+	} else if ((shdr.sh_flags & SHF_EXECINSTR) && shdr.sh_size) {
+		if (section_data(elf_getscn(elf, idx), &shdr, &data)) {
+			plan_error(plan, "section %zu: cannot read its data", idx);
+			return -1;
+		}
+		return add_prog(s, idx, name, &shdr, data, plan);
+	}
+	return 0;
+}
+
+/* Finds the sections that matter and copies the programs out. */
+static int scan_sections(Elf *elf, struct parse_state *s,
+			 struct bpf_object_plan *plan)
+{
+	size_t idx;
+
+	if (prepare_scan(elf, s, plan))
+		return -1;
+	for (idx = 1; idx < s->shnum; idx++)
+		if (classify_section(elf, s, idx, plan))
+			return -1;
 	if (plan->prog_cnt == 0) {
 		plan_error(plan, "no program section (socket*)");
 		return -1;
@@ -263,7 +295,7 @@ static int scan_sections(Elf *elf, struct sections *s,
 	return 0;
 }
 
-static int parse_license_version(Elf *elf, struct sections *s,
+static int parse_license_version(Elf *elf, struct parse_state *s,
 				 struct bpf_object_plan *plan)
 {
 	GElf_Shdr shdr;
@@ -296,7 +328,7 @@ static int parse_license_version(Elf *elf, struct sections *s,
 	return 0;
 }
 
-static int parse_symtab(Elf *elf, struct sections *s,
+static int parse_symtab(Elf *elf, struct parse_state *s,
 			struct bpf_object_plan *plan)
 {
 	GElf_Shdr shdr;
@@ -319,10 +351,35 @@ static int parse_symtab(Elf *elf, struct sections *s,
 	return 0;
 }
 
-static int get_sym(struct sections *s, size_t idx, GElf_Sym *sym)
+static int get_sym(struct parse_state *s, size_t idx, GElf_Sym *sym)
 {
 	if (idx >= s->nsyms || !gelf_getsym(s->syms, idx, sym))
 		return -1;
+	return 0;
+}
+
+/* A symbol naming one map definition, not the section itself. */
+static int is_map_sym(const struct parse_state *s, const GElf_Sym *sym)
+{
+	return sym->st_shndx == s->maps &&
+	       GELF_ST_TYPE(sym->st_info) != STT_SECTION;
+}
+
+static int count_map_syms(struct parse_state *s, size_t *nmaps,
+			  struct bpf_object_plan *plan)
+{
+	GElf_Sym sym;
+	size_t i;
+
+	*nmaps = 0;
+	for (i = 1; i < s->nsyms; i++) {
+		if (get_sym(s, i, &sym)) {
+			plan_error(plan, "symbol %zu: cannot read it", i);
+			return -1;
+		}
+		if (is_map_sym(s, &sym))
+			(*nmaps)++;
+	}
 	return 0;
 }
 
@@ -331,13 +388,85 @@ static int get_sym(struct sections *s, size_t idx, GElf_Sym *sym)
  * map_flags was added. The file does not say which: the number of map symbols
  * does, since each definition has one.
  */
-static int parse_maps(Elf *elf, struct sections *s,
+static int choose_def_size(struct parse_state *s, size_t maps_size,
+			   struct bpf_object_plan *plan)
+{
+	size_t nmaps, def_size;
+
+	if (count_map_syms(s, &nmaps, plan))
+		return -1;
+	if (nmaps == 0) {
+		plan_error(plan, "maps section has no map symbols");
+		return -1;
+	}
+	if (nmaps > MAX_MAPS) {
+		plan_error(plan, "%zu maps, at most %d", nmaps, MAX_MAPS);
+		return -1;
+	}
+	def_size = maps_size / nmaps;
+	if (maps_size % nmaps || (def_size != 16 && def_size != 20)) {
+		plan_error(plan, "maps section of %llu bytes fits no definition size for %zu maps (16 or 20 bytes each)",
+			   (unsigned long long)maps_size, nmaps);
+		return -1;
+	}
+	plan->map_def_size = def_size;
+	plan->map_cnt = nmaps;
+	return 0;
+}
+
+/* Fills in the map that symbol i defines, if it defines one. */
+static int fill_map(Elf *elf, struct parse_state *s, size_t i,
+		    const Elf_Data *data, unsigned int *seen,
+		    struct bpf_object_plan *plan)
+{
+	size_t def_size = plan->map_def_size, slot;
+	unsigned int def[5] = { 0 };
+	struct bpf_map_spec *map;
+	const char *name;
+	GElf_Sym sym;
+
+	if (get_sym(s, i, &sym)) {
+		plan_error(plan, "symbol %zu: cannot read it", i);
+		return -1;
+	}
+	if (!is_map_sym(s, &sym))
+		return 0;
+	if (sym.st_value % def_size || sym.st_value >= data->d_size ||
+	    (sym.st_size && sym.st_size != def_size)) {
+		plan_error(plan, "map symbol %zu at offset %llu size %llu is not one whole definition",
+			   i, (unsigned long long)sym.st_value,
+			   (unsigned long long)sym.st_size);
+		return -1;
+	}
+	slot = sym.st_value / def_size;
+	if (seen[slot]++) {
+		plan_error(plan, "two map symbols at offset %llu",
+			   (unsigned long long)sym.st_value);
+		return -1;
+	}
+	map = &plan->maps[slot];
+	name = elf_strptr(elf, s->strtab, sym.st_name);
+	if (!name) {
+		plan_error(plan, "map symbol %zu: name out of range", i);
+		return -1;
+	}
+	copy_name(map->name, sizeof(map->name), name);
+	memcpy(def, (const char *)data->d_buf + sym.st_value, def_size);
+	map->type = def[0];
+	map->key_size = def[1];
+	map->value_size = def[2];
+	map->max_entries = def[3];
+	map->map_flags = def[4];
+	return 0;
+}
+
+static int parse_maps(Elf *elf, struct parse_state *s,
 		      struct bpf_object_plan *plan)
 {
 	unsigned int seen[MAX_MAPS] = { 0 };
-	size_t nmaps = 0, i, def_size;
 	GElf_Shdr shdr;
 	Elf_Data *data;
+	size_t i;
 
 	if (!s->maps)
 		return 0;
@@ -351,81 +480,16 @@ static int parse_maps(Elf *elf, struct sections *s,
 		plan_error(plan, "maps section but no symbol table");
 		return -1;
 	}
-
-	for (i = 1; i < s->nsyms; i++) {
-		GElf_Sym sym;
-
-		if (get_sym(s, i, &sym)) {
-			plan_error(plan, "symbol %zu: cannot read it", i);
-			return -1;
-		}
-		if (sym.st_shndx == s->maps &&
-		    GELF_ST_TYPE(sym.st_info) != STT_SECTION)
-			nmaps++;
-	}
-	if (nmaps == 0) {
-		plan_error(plan, "maps section has no map symbols");
+	if (choose_def_size(s, shdr.sh_size, plan))
 		return -1;
-	}
-	if (nmaps > MAX_MAPS) {
-		plan_error(plan, "%zu maps, at most %d", nmaps, MAX_MAPS);
-		return -1;
-	}
-	def_size = shdr.sh_size / nmaps;
-	if (shdr.sh_size % nmaps || (def_size != 16 && def_size != 20)) {
-		plan_error(plan, "maps section of %llu bytes fits no definition size for %zu maps (16 or 20 bytes each)",
-			   (unsigned long long)shdr.sh_size, nmaps);
-		return -1;
-	}
-	plan->map_def_size = def_size;
-	plan->map_cnt = nmaps;
-
-	for (i = 1; i < s->nsyms; i++) {
-		struct bpf_map_spec *map;
-		unsigned int def[5] = { 0 };
-		const char *name;
-		size_t slot;
-		GElf_Sym sym;
-
-		if (get_sym(s, i, &sym)) {
-			plan_error(plan, "symbol %zu: cannot read it", i);
+	for (i = 1; i < s->nsyms; i++)
+		if (fill_map(elf, s, i, data, seen, plan))
 			return -1;
-		}
-		if (sym.st_shndx != s->maps ||
-		    GELF_ST_TYPE(sym.st_info) == STT_SECTION)
-			continue;
-		if (sym.st_value % def_size || sym.st_value >= shdr.sh_size ||
-		    (sym.st_size && sym.st_size != def_size)) {
-			plan_error(plan, "map symbol %zu at offset %llu size %llu is not one whole definition",
-				   i, (unsigned long long)sym.st_value,
-				   (unsigned long long)sym.st_size);
-			return -1;
-		}
-		slot = sym.st_value / def_size;
-		if (seen[slot]++) {
-			plan_error(plan, "two map symbols at offset %llu",
-				   (unsigned long long)sym.st_value);
-			return -1;
-		}
-		map = &plan->maps[slot];
-		name = elf_strptr(elf, s->strtab, sym.st_name);
-		if (!name) {
-			plan_error(plan, "map symbol %zu: name out of range", i);
-			return -1;
-		}
-		copy_name(map->name, sizeof(map->name), name);
-		memcpy(def, (const char *)data->d_buf + sym.st_value, def_size);
-		map->type = def[0];
-		map->key_size = def[1];
-		map->value_size = def[2];
-		map->max_entries = def[3];
-		map->map_flags = def[4];
-	}
 	return 0;
 }
 
 /* Which map a relocation's symbol names, or -1. */
-static int reloc_map(struct sections *s, struct bpf_object_plan *plan,
+static int reloc_map(struct parse_state *s, struct bpf_object_plan *plan,
 		     const GElf_Sym *sym, const struct bpf_insn *insn)
 {
 	unsigned long long off = sym->st_value;
@@ -441,32 +505,32 @@ static int reloc_map(struct sections *s, struct bpf_object_plan *plan,
 	return off / plan->map_def_size;
 }
 
-static int parse_rel_section(Elf *elf, struct sections *s, size_t idx,
-			     const GElf_Shdr *shdr,
+/*
+ * Checks relocation section idx as a whole. *prog is the program it patches,
+ * or NULL if it patches none (debug info and the like).
+ */
+static int check_rel_section(struct parse_state *s, size_t idx,
+			     const GElf_Shdr *shdr, struct bpf_prog_spec **prog,
 			     struct bpf_object_plan *plan)
 {
-	struct bpf_prog_spec *prog;
-	GElf_Shdr copy;
-	Elf_Data *data;
-	size_t i, nrels;
-
+	*prog = NULL;
 	if (shdr->sh_info >= s->shnum) {
 		plan_error(plan, "relocation section %zu: target section %u out of range",
 			   idx, shdr->sh_info);
 		return -1;
 	}
 	if (s->prog_of[shdr->sh_info] < 0)
-		return 0;	/* debug info and the like */
-	prog = &plan->progs[s->prog_of[shdr->sh_info]];
+		return 0;
+	*prog = &plan->progs[s->prog_of[shdr->sh_info]];
 
 	if (shdr->sh_type == SHT_RELA) {
 		plan_error(plan, "section '%s': RELA relocations are not supported",
-			   prog->name);
+			   (*prog)->name);
 		return -1;
 	}
-	if (prog->relocs) {
+	if ((*prog)->relocs) {
 		plan_error(plan, "section '%s': more than one relocation section",
-			   prog->name);
+			   (*prog)->name);
 		return -1;
 	}
 	if (!s->symtab || shdr->sh_link != s->symtab) {
@@ -480,6 +544,86 @@ static int parse_rel_section(Elf *elf, struct sections *s, size_t idx,
 			   idx);
 		return -1;
 	}
+	return 0;
+}
+
+/* The LD_IMM64 that relocation i of prog patches: its index, or -1. */
+static long rel_target(const struct bpf_prog_spec *prog, size_t i,
+		       const GElf_Rel *r, struct bpf_object_plan *plan)
+{
+	size_t insn_idx;
+
+	if (GELF_R_TYPE(r->r_info) != R_BPF_64_64) {
+		plan_error(plan, "relocation %zu of '%s': type %llu is not R_BPF_64_64",
+			   i, prog->name,
+			   (unsigned long long)GELF_R_TYPE(r->r_info));
+		return -1;
+	}
+	if (r->r_offset % sizeof(struct bpf_insn) ||
+	    r->r_offset / sizeof(struct bpf_insn) + 1 >= prog->insn_cnt) {
+		plan_error(plan, "relocation %zu of '%s': offset %llu is not an instruction with room for LD_IMM64",
+			   i, prog->name, (unsigned long long)r->r_offset);
+		return -1;
+	}
+	insn_idx = r->r_offset / sizeof(struct bpf_insn);
+	if (prog->insns[insn_idx].code != LD_IMM64_CODE) {
+		plan_error(plan, "relocation %zu of '%s': instruction %zu (code 0x%02x) is not LD_IMM64",
+			   i, prog->name, insn_idx, prog->insns[insn_idx].code);
+		return -1;
+	}
+	return insn_idx;
+}
+
+/* Records which map the instruction relocation i patches is to load. */
+static int parse_rel(struct parse_state *s, Elf_Data *data, size_t i,
+		     struct bpf_prog_spec *prog, struct bpf_object_plan *plan)
+{
+	struct bpf_reloc_spec *rel = &prog->relocs[prog->reloc_cnt];
+	size_t symidx;
+	long insn_idx;
+	GElf_Rel r;
+	GElf_Sym sym;
+	int map;
+
+	if (!gelf_getrel(data, i, &r)) {
+		plan_error(plan, "relocation %zu of '%s': cannot read it",
+			   i, prog->name);
+		return -1;
+	}
+	insn_idx = rel_target(prog, i, &r, plan);
+	if (insn_idx < 0)
+		return -1;
+	symidx = GELF_R_SYM(r.r_info);
+	if (symidx == 0 || get_sym(s, symidx, &sym)) {
+		plan_error(plan, "relocation %zu of '%s': symbol %zu out of range (%zu symbols)",
+			   i, prog->name, symidx, s->nsyms);
+		return -1;
+	}
+	map = reloc_map(s, plan, &sym, &prog->insns[insn_idx]);
+	if (map < 0) {
+		plan_error(plan, "relocation %zu of '%s': symbol %zu is not a map definition",
+			   i, prog->name, symidx);
+		return -1;
+	}
+	rel->insn = insn_idx;
+	rel->map = map;
+	prog->reloc_cnt++;
+	return 0;
+}
+
+static int parse_rel_section(Elf *elf, struct parse_state *s, size_t idx,
+			     const GElf_Shdr *shdr,
+			     struct bpf_object_plan *plan)
+{
+	struct bpf_prog_spec *prog;
+	GElf_Shdr copy;
+	Elf_Data *data;
+	size_t i, nrels;
+
+	if (check_rel_section(s, idx, shdr, &prog, plan))
+		return -1;
+	if (!prog)
+		return 0;
 	if (read_section(elf, idx, &copy, &data)) {
 		plan_error(plan, "relocation section %zu: cannot read it", idx);
 		return -1;
@@ -492,60 +636,13 @@ static int parse_rel_section(Elf *elf, struct sections *s, size_t idx,
 		plan_error(plan, "out of memory");
 		return -1;
 	}
-
-	for (i = 0; i < nrels; i++) {
-		struct bpf_reloc_spec *rel = &prog->relocs[prog->reloc_cnt];
-		struct bpf_insn *insn;
-		size_t symidx, insn_idx;
-		GElf_Rel r;
-		GElf_Sym sym;
-		int map;
-
-		if (!gelf_getrel(data, i, &r)) {
-			plan_error(plan, "relocation %zu of '%s': cannot read it",
-				   i, prog->name);
+	for (i = 0; i < nrels; i++)
+		if (parse_rel(s, data, i, prog, plan))
 			return -1;
-		}
-		if (GELF_R_TYPE(r.r_info) != R_BPF_64_64) {
-			plan_error(plan, "relocation %zu of '%s': type %llu is not R_BPF_64_64",
-				   i, prog->name,
-				   (unsigned long long)GELF_R_TYPE(r.r_info));
-			return -1;
-		}
-		if (r.r_offset % sizeof(struct bpf_insn) ||
-		    r.r_offset / sizeof(struct bpf_insn) + 1 >= prog->insn_cnt) {
-			plan_error(plan, "relocation %zu of '%s': offset %llu is not an instruction with room for LD_IMM64",
-				   i, prog->name,
-				   (unsigned long long)r.r_offset);
-			return -1;
-		}
-		insn_idx = r.r_offset / sizeof(struct bpf_insn);
-		insn = &prog->insns[insn_idx];
-		if (insn->code != LD_IMM64_CODE) {
-			plan_error(plan, "relocation %zu of '%s': instruction %zu (code 0x%02x) is not LD_IMM64",
-				   i, prog->name, insn_idx, insn->code);
-			return -1;
-		}
-		symidx = GELF_R_SYM(r.r_info);
-		if (symidx == 0 || get_sym(s, symidx, &sym)) {
-			plan_error(plan, "relocation %zu of '%s': symbol %zu out of range (%zu symbols)",
-				   i, prog->name, symidx, s->nsyms);
-			return -1;
-		}
-		map = reloc_map(s, plan, &sym, insn);
-		if (map < 0) {
-			plan_error(plan, "relocation %zu of '%s': symbol %zu is not a map definition",
-				   i, prog->name, symidx);
-			return -1;
-		}
-		rel->insn = insn_idx;
-		rel->map = map;
-		prog->reloc_cnt++;
-	}
 	return 0;
 }
 
-static int parse_relocs(Elf *elf, struct sections *s,
+static int parse_relocs(Elf *elf, struct parse_state *s,
 			struct bpf_object_plan *plan)
 {
 	size_t idx;
@@ -566,13 +663,14 @@ static int parse_relocs(Elf *elf, struct sections *s,
 int bpf_object_parse(const void *image, size_t size,
 		     struct bpf_object_plan *plan)
 {
-	struct sections s;
+	struct parse_state s;
 	char *copy = NULL;
 	Elf *elf = NULL;
 	int ret = -1;
 
 	memset(plan, 0, sizeof(*plan));
 	memset(&s, 0, sizeof(s));
+	s.file_size = size;
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		plan_error(plan, "libelf: %s", elf_errmsg(-1));
@@ -597,7 +695,7 @@ int bpf_object_parse(const void *image, size_t size,
 	}
 
 	if (check_header(elf, plan) ||
-	    scan_sections(elf, &s, plan, size) ||
+	    scan_sections(elf, &s, plan) ||
 	    parse_license_version(elf, &s, plan) ||
 	    parse_symtab(elf, &s, plan) ||
 	    parse_maps(elf, &s, plan) ||

@@ -14,6 +14,7 @@
 #define SOCKEX1 "./sockex1_kern.o"
 #define TWO_PROGS "./tests/bin/two_progs_kern.o"
 #define MAP_FLAGS "./tests/bin/map_flags_kern.o"
+#define STATIC_MAPS "./tests/bin/static_maps_kern.o"
 
 static char *slurp(const char *path, size_t *size)
 {
@@ -164,6 +165,74 @@ TEST(load_bpf_file_relocates_against_the_right_maps)
 	ASSERT_EQ(2, prog_map_ids(prog_fd[1], ids, 4));
 	EXPECT_TRUE((ids[0] == map_id_of(map_fd[0]) && ids[1] == map_id_of(map_fd[1])) ||
 		    (ids[1] == map_id_of(map_fd[0]) && ids[0] == map_id_of(map_fd[1])));
+}
+
+TEST(map_flags_of_twenty_byte_definitions_reach_the_kernel)
+{
+	struct bpf_map_info info;
+
+	ASSERT_EQ(0, load_bpf_file(MAP_FLAGS)) TH_LOG("%s", bpf_log_buf);
+	ASSERT_EQ(3, map_cnt);
+	ASSERT_EQ(0, bpf_map_get_info(map_fd[1], &info)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(BPF_MAP_TYPE_HASH, info.type);
+	EXPECT_EQ(16, info.max_entries);
+	EXPECT_EQ(BPF_F_NO_PREALLOC, info.map_flags);
+	ASSERT_EQ(0, bpf_map_get_info(map_fd[0], &info));
+	EXPECT_EQ(0, info.map_flags);
+	EXPECT_EQ(2, info.max_entries);
+	ASSERT_EQ(0, bpf_map_get_info(map_fd[2], &info));
+	EXPECT_EQ(3, info.max_entries);
+}
+
+TEST(static_maps_are_found_by_their_offset_in_the_maps_section)
+{
+	struct bpf_object_plan plan;
+	size_t size;
+	char *buf = slurp(STATIC_MAPS, &size);
+	struct bpf_prog_spec *p = &plan.progs[0];
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &plan)) TH_LOG("%s", plan.err);
+	ASSERT_EQ(2, plan.map_cnt);
+	EXPECT_STREQ("small", plan.maps[0].name);
+	EXPECT_STREQ("big", plan.maps[1].name);
+	ASSERT_EQ(2, p->reloc_cnt);
+	/* both against the section symbol; the immediates say 0 and 16 */
+	EXPECT_EQ(0, p->relocs[0].map);
+	EXPECT_EQ(1, p->relocs[1].map);
+	bpf_object_plan_free(&plan);
+	free(buf);
+}
+
+/* Runs prog_fd as the filter of a datagram socket, on one datagram. */
+static int run_socket_filter(int prog, const char *msg)
+{
+	int sv[2], ret = -1;
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
+	if (setsockopt(sv[1], SOL_SOCKET, SO_ATTACH_BPF, &prog, sizeof(prog)) == 0 &&
+	    send(sv[0], msg, strlen(msg), 0) == (ssize_t)strlen(msg))
+		ret = 0;
+	close(sv[0]);
+	close(sv[1]);
+	return ret;
+}
+
+TEST(a_program_with_static_maps_writes_into_each_its_own)
+{
+	__u64 small = 0, big[2] = { 0, 0 };
+	__u32 zero = 0, one = 1;
+
+	ASSERT_EQ(0, load_bpf_file(STATIC_MAPS)) TH_LOG("%s", bpf_log_buf);
+	ASSERT_EQ(2, map_cnt);
+	ASSERT_EQ(0, run_socket_filter(prog_fd[0], "mark"))
+		TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, bpf_lookup_elem(map_fd[0], &zero, &small));
+	EXPECT_EQ(0x5e11, small);
+	ASSERT_EQ(0, bpf_lookup_elem(map_fd[1], &one, big));
+	EXPECT_EQ(0, big[0]);
+	EXPECT_EQ(0xb16, big[1]);
 }
 
 TEST(load_bpf_file_uses_fds_in_the_samples_order)

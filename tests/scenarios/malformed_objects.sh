@@ -2,16 +2,32 @@
 # fds_example -P -p -o on malformed objects: each generated corruption of
 # sockex1_kern.o and two_progs_kern.o, the too-many-maps and too-many-programs
 # objects and every file of the fuzzers' regression corpus must exit 1 with a
-# message saying what is wrong, and pin nothing. (SANITIZE=1 and VALGRIND=1
-# runs of this scenario add: no leak, no bad read.)
+# message saying what is wrong, and pin nothing. For all but the corpus the
+# message is the exact one for that defect (mkcorrupt prints each file's), so
+# deleting one check in the loader turns its file's step red even when a
+# later check would still refuse the file. (SANITIZE=1 and VALGRIND=1 runs of
+# this scenario add: no leak, no bad read.)
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
 MKCORRUPT=$TOP/tests/bin/mkcorrupt
 mkdir -p "$T/bad/sockex1" "$T/bad/two_progs"
-"$MKCORRUPT" "$SOCKEX1" "$T/bad/sockex1" > /dev/null || fail "mkcorrupt failed"
-"$MKCORRUPT" tests/bin/two_progs_kern.o "$T/bad/two_progs" > /dev/null || fail "mkcorrupt failed"
+"$MKCORRUPT" "$SOCKEX1" "$T/bad/sockex1" > "$T/sockex1.want" ||
+	fail "mkcorrupt failed"
+"$MKCORRUPT" tests/bin/two_progs_kern.o "$T/bad/two_progs" > "$T/two_progs.want" ||
+	fail "mkcorrupt failed"
 cp tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o "$T/bad/"
+
+# The refusal each file must get, after "bpf_load: PATH: ".
+declare -A want=(
+	["$T/bad/many_maps_kern.o"]="33 maps, at most 32"
+	["$T/bad/many_progs_kern.o"]="more than 32 programs"
+)
+for set in sockex1 two_progs; do
+	while IFS=$'\t' read -r name msg; do
+		want["$T/bad/$set/$name"]=$msg
+	done < "$T/$set.want"
+done
 
 # Every item the hardening issue lists is among them.
 step "the generated set covers every listed defect" '
@@ -20,10 +36,21 @@ step "the generated set covers every listed defect" '
 		    rel-offset-past-section rel-not-on-ld-imm64 rel-symbol-out-of-range \
 		    map-symbol-outside-maps map-symbol-between-definitions \
 		    maps-size-fits-no-definition license-unterminated class-32 \
-		    big-endian machine-x86-64; do
+		    big-endian machine-x86-64 second-symbol-table rel-symbol-zero \
+		    rel-second-section-for-one-program rel-one-past-the-last-map; do
 		[[ -f $T/bad/sockex1/$want ]] || fail "no $want"
 	done
+	for want in map-symbols-at-one-offset version-size-wrong; do
+		[[ -f $T/bad/two_progs/$want ]] || fail "no $want"
+	done
 	[[ -f $T/bad/many_maps_kern.o && -f $T/bad/many_progs_kern.o ]]
+'
+
+step "every generated file has its expected refusal" '
+	for f in "$T"/bad/*/*; do
+		[[ -n ${want[$f]:-} ]] || fail "no expected refusal for $f"
+	done
+	(($(wc -l < "$T/sockex1.want") > 150))
 '
 
 files=()
@@ -61,7 +88,12 @@ for i in "${!files[@]}"; do
 	[[ $rc == 1 ]] || problems+=("exit status $rc, expected 1")
 	[[ ${#out[@]} == 1 && ${out[0]} == "bpf: prog fd:-1 (Exec format error)" ]] ||
 		problems+=("stdout: ${out[*]}")
-	[[ ${err[0]:-} =~ ^bpf_load:\ .+:\ .+ ]] || problems+=("no bpf_load: message")
+	if [[ -n ${want[${files[i]}]:-} ]]; then
+		[[ ${err[0]:-} == "bpf_load: ${files[i]}: ${want[${files[i]}]}" ]] ||
+			problems+=("expected: bpf_load: ${files[i]}: ${want[${files[i]}]}")
+	else
+		[[ ${err[0]:-} =~ ^bpf_load:\ .+:\ .+ ]] || problems+=("no bpf_load: message")
+	fi
 	[[ ${err[-1]:-} == "fds_example: cannot load the program"* ]] ||
 		problems+=("no fds_example: message")
 	[[ ! -e $FS/p$i ]] || problems+=("something was pinned")
