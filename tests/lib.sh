@@ -64,7 +64,7 @@ scenario_end()
 # Inside BODY, when_finished 'commands' registers a cleanup.
 step()
 {
-	local name=$1 needs='' host_only=0 body reason rc
+	local name=$1 needs='' host_only=0 body rc
 	shift
 	while (($#)); do
 		case $1 in
@@ -80,9 +80,9 @@ step()
 	body=$1
 	shift
 	((host_only)) && [[ -n ${FDS_IN_VM:-} ]] && return 0
-	if ! reason=$(missing_prereq "$needs"); then
+	if ! have_all "$needs"; then
 		STEP_NUM=$((STEP_NUM + 1))
-		echo "ok $STEP_NUM $name # SKIP $reason"
+		echo "ok $STEP_NUM $name # SKIP $PREREQ_MISSING"
 		return 0
 	fi
 	STEP_NUM=$((STEP_NUM + 1))
@@ -159,15 +159,15 @@ have()
 	[[ ${PREREQ_HAVE[$p]} == yes ]]
 }
 
-# missing_prereq P,Q,...: prints why the first one missing is, and fails;
-# succeeds silently when all hold.
-missing_prereq()
+# have_all P,Q,...: whether all hold; if not, PREREQ_MISSING says which
+# and why. (Not called in $(...): have caches its answers.)
+have_all()
 {
 	local list p
 	IFS=, read -ra list <<< "$1"
 	for p in "${list[@]}"; do
 		have "$p" && continue
-		echo "missing $p: ${PREREQ_REASON[$p]:-$p is not installed}"
+		PREREQ_MISSING="missing $p: ${PREREQ_REASON[$p]:-$p is not installed}"
 		return 1
 	done
 }
