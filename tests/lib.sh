@@ -4,6 +4,9 @@
 # A scenario calls scenario_begin, then step NAME 'commands'..., then
 # scenario_end. A step's commands run with `set -e` in a subshell; any command
 # that fails fails the step, and the step's output is shown under it.
+# Like git's t/ library, a step names what it needs on its own line
+# (step NAME --needs bpftool 'commands'); without it the step is a skip
+# under the same name. when_finished in a step is its cleanup.
 
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
