@@ -14,6 +14,9 @@ FDS_EXAMPLE=${FDS_EXAMPLE:-$TOP/fds_example}
 BPFFS_DUMP=$TOP/tests/bin/bpffs_dump
 # shellcheck disable=SC2034 # for the scenarios that source this file
 SOCKEX1=$TOP/sockex1_kern.o
+# Sourced without arguments, "$@" here is the scenario's own: kept for the
+# re-exec below (inside scenario_begin "$@" would be the function's).
+SCENARIO_ARGS=("$@")
 STEP_NUM=0
 STEP_FAILED=0
 # A step's when_finished commands; filled only in the step's subshell.
@@ -25,7 +28,7 @@ scenario_begin()
 {
 	if [[ -z ${FDS_PRIVATE_NS:-} ]]; then
 		FDS_PRIVATE_NS=1 exec unshare --mount --propagation private \
-			bash "$0" "$@"
+			bash "$0" "${SCENARIO_ARGS[@]}"
 	fi
 	echo "KTAP version 1"
 	T=$(mktemp -d "${TMPDIR:-/tmp}/fds-test.XXXXXX") || exit 1
@@ -197,8 +200,9 @@ fail()
 	return 1
 }
 
-# The helpers below use bash builtins only: under QEMU's TCG every exec of
-# a dynamically linked tool costs tens of milliseconds.
+# The helpers below avoid an exec where a bash builtin will do: under QEMU's
+# TCG every exec of a dynamically linked tool costs tens of milliseconds.
+# (fds, snapshot, same_as and wait_gone run a program by their nature.)
 
 # slurp VAR FILE: FILE's bytes, trailing newlines and all, into VAR.
 slurp()

@@ -103,4 +103,15 @@ step "--host-only steps run natively and are left out in a guest" '
 	grep -q "host only" "$T/1.ktap" && fail "host-only step ran in a guest"
 	grep -qx "1\.\.10" "$T/1.log" || fail "guest plan is not 1..10"
 '
+
+cat > "$T/args.sh" << 'EOF'
+. "$TOP/tests/lib.sh"
+scenario_begin
+step "args: $#: $*" 'true'
+scenario_end
+EOF
+step "a scenario re-run in a mount namespace of its own keeps its arguments" '
+	out=$(FDS_PRIVATE_NS= TOP=$TOP bash "$T/args.sh" one "two three")
+	[[ $out == *"ok 1 args: 2: one two three"* ]] || fail "$out"
+'
 scenario_end
