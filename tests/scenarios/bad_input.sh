@@ -172,63 +172,43 @@ step "the messages say what went wrong" '
 	same_as base
 '
 
+# expect_refused PIN WHY: fds_example neither reads nor writes the map
+# bpftool pinned at $FS/PIN, and says WHY; the pin then goes, leaving the
+# bpffs as it was.
+expect_refused()
+{
+	snapshot "$1"
+	fds -F "$FS/$1" -G -m -k 1
+	expect_status 1
+	expect_out "bpf: get fd:3 (Success)"
+	expect_err "$2"
+	fds -F "$FS/$1" -G -m -k 1 -v 9
+	expect_status 1
+	expect_out "bpf: get fd:3 (Success)"
+	expect_err "$2"
+	same_as "$1"
+	rm "$FS/$1"
+	same_as base
+}
+
 step "a map with 8-byte values is refused before any read or write" --needs bpftool '
 	bpftool map create "$FS/m8" type array key 4 value 8 entries 4 name m8
 	bpftool map update pinned "$FS/m8" key 1 0 0 0 value 1 2 3 4 5 6 7 8
-	snapshot m8
-	fds -F "$FS/m8" -G -m -k 1
-	expect_status 1
-	expect_out "bpf: get fd:3 (Success)"
-	expect_err "4-byte keys and 8-byte values"
-	fds -F "$FS/m8" -G -m -k 1 -v 9
-	expect_status 1
-	expect_out "bpf: get fd:3 (Success)"
-	same_as m8
-	rm "$FS/m8"
-	same_as base
+	expect_refused m8 "4-byte keys and 8-byte values"
 '
 step "a per-CPU map with 4-byte values is refused: a lookup fills one per CPU" --needs bpftool '
 	bpftool map create "$FS/pcpu" type percpu_array key 4 value 4 entries 4 name pcpu
-	snapshot pcpu
-	fds -F "$FS/pcpu" -G -m -k 1
-	expect_status 1
-	expect_out "bpf: get fd:3 (Success)"
-	expect_err "per-CPU map"
-	fds -F "$FS/pcpu" -G -m -k 1 -v 5
-	expect_status 1
-	same_as pcpu
-	rm "$FS/pcpu"
-	same_as base
+	expect_refused pcpu "per-CPU map"
 '
 step "a map with 8-byte keys is refused before any read or write" --needs bpftool '
 	bpftool map create "$FS/k8" type hash key 8 value 4 entries 4 name k8
 	bpftool map update pinned "$FS/k8" key 1 0 0 0 0 0 0 0 value 7 0 0 0
-	snapshot k8
-	fds -F "$FS/k8" -G -m -k 1
-	expect_status 1
-	expect_out "bpf: get fd:3 (Success)"
-	expect_err "8-byte keys and 4-byte values"
-	fds -F "$FS/k8" -G -m -k 1 -v 9
-	expect_status 1
-	expect_out "bpf: get fd:3 (Success)"
-	same_as k8
-	rm "$FS/k8"
-	same_as base
+	expect_refused k8 "8-byte keys and 4-byte values"
 '
 for kind in percpu_hash lru_percpu_hash; do
 	step "a $kind map with 4-byte keys and values is refused" --needs bpftool '
-		kind=$1
-		bpftool map create "$FS/$kind" type "$kind" key 4 value 4 entries 4 name "$kind"
-		snapshot "$kind"
-		fds -F "$FS/$kind" -G -m -k 1
-		expect_status 1
-		expect_out "bpf: get fd:3 (Success)"
-		expect_err "per-CPU map"
-		fds -F "$FS/$kind" -G -m -k 1 -v 5
-		expect_status 1
-		same_as "$kind"
-		rm "$FS/$kind"
-		same_as base
+		bpftool map create "$FS/$1" type "$1" key 4 value 4 entries 4 name "$1"
+		expect_refused "$1" "per-CPU map"
 	' "$kind"
 done
 
