@@ -116,12 +116,16 @@ step_run()
 	eval "$STEP_BODY"
 )
 
-# when_finished 'commands': inside a step body, like git's
-# test_when_finished: the commands run when the step ends, passed or failed,
-# the last registered first. A cleanup that fails fails the step.
+# when_finished 'commands' | when_finished COMMAND ARG...: inside a step
+# body, like git's test_when_finished: runs when the step ends, passed or
+# failed, the last registered first. One argument is shell text (eval'd
+# then); more are a command and its arguments, their values taken now. A
+# cleanup that fails fails the step.
 when_finished()
 {
-	STEP_CLEANUPS+=("$1")
+	local cmd=$1
+	(($# > 1)) && printf -v cmd '%q ' "$@"
+	STEP_CLEANUPS+=("$cmd")
 }
 
 # The step subshell's EXIT trap: runs the cleanups, keeps the body's status.

@@ -174,7 +174,8 @@ step "the messages say what went wrong" '
 
 # expect_refused PIN WHY: fds_example neither reads nor writes the map
 # bpftool pinned at $FS/PIN, and says WHY; the pin then goes, leaving the
-# bpffs as it was.
+# bpffs as it was. Each step removes its pin even when it fails, so that
+# the steps after it still start from base.
 expect_refused()
 {
 	snapshot "$1"
@@ -192,23 +193,28 @@ expect_refused()
 }
 
 step "a map with 8-byte values is refused before any read or write" --needs bpftool '
+	when_finished rm -f "$FS/m8"
 	bpftool map create "$FS/m8" type array key 4 value 8 entries 4 name m8
 	bpftool map update pinned "$FS/m8" key 1 0 0 0 value 1 2 3 4 5 6 7 8
 	expect_refused m8 "4-byte keys and 8-byte values"
 '
 step "a per-CPU map with 4-byte values is refused: a lookup fills one per CPU" --needs bpftool '
+	when_finished rm -f "$FS/pcpu"
 	bpftool map create "$FS/pcpu" type percpu_array key 4 value 4 entries 4 name pcpu
 	expect_refused pcpu "per-CPU map"
 '
 step "a map with 8-byte keys is refused before any read or write" --needs bpftool '
+	when_finished rm -f "$FS/k8"
 	bpftool map create "$FS/k8" type hash key 8 value 4 entries 4 name k8
 	bpftool map update pinned "$FS/k8" key 1 0 0 0 0 0 0 0 value 7 0 0 0
 	expect_refused k8 "8-byte keys and 4-byte values"
 '
 for kind in percpu_hash lru_percpu_hash; do
 	step "a $kind map with 4-byte keys and values is refused" --needs bpftool '
-		bpftool map create "$FS/$1" type "$1" key 4 value 4 entries 4 name "$1"
-		expect_refused "$1" "per-CPU map"
+		kind=$1
+		when_finished rm -f "$FS/$kind"
+		bpftool map create "$FS/$kind" type "$kind" key 4 value 4 entries 4 name "$kind"
+		expect_refused "$kind" "per-CPU map"
 	' "$kind"
 done
 

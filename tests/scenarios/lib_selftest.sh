@@ -29,6 +29,11 @@ step "ran last first" '
 	[[ ${order[*]} == "second first" ]]
 '
 step "a failing cleanup" 'when_finished false'
+step "a command cleanup" '
+	touch "$T/a" "$T/a b" "$T/c"
+	when_finished rm "$T/a b" "$T/c"
+'
+step "it removed what it named, no more" '[[ ! -e "$T/a b" && ! -e $T/c && -e $T/a ]]'
 step "a missing command" --needs no-such-command-fds 'true'
 step "a prereq that does not hold" --needs bash,NEVER 'true'
 step "prereqs that hold" --needs bash,COUNTED 'true'
@@ -75,33 +80,35 @@ step "when_finished runs when its step fails, before the next step" '
 		"ok 2 the failed step left no flag"
 '
 
-step "cleanups run last registered first, and a failing one fails its step" '
+step "cleanups run last first, a failing one fails its step, a command keeps its words" '
 	expect_ktap "$T/.ktap" 3 "ok 3 two cleanups" "ok 4 ran last first" \
 		"not ok 5 a failing cleanup"
 	grep -q "^# FAILED: cleanup: false" "$T/.log" || fail "cleanup not named"
+	expect_ktap "$T/.ktap" 6 "ok 6 a command cleanup" \
+		"ok 7 it removed what it named, no more"
 '
 
 step "a missing prerequisite skips the step under its own name, with why" '
-	expect_ktap "$T/.ktap" 6 \
-		"ok 6 a missing command # SKIP missing no-such-command-fds: no-such-command-fds is not installed" \
-		"ok 7 a prereq that does not hold # SKIP missing NEVER: a prerequisite that never holds"
+	expect_ktap "$T/.ktap" 8 \
+		"ok 8 a missing command # SKIP missing no-such-command-fds: no-such-command-fds is not installed" \
+		"ok 9 a prereq that does not hold # SKIP missing NEVER: a prerequisite that never holds"
 '
 
 step "steps whose prerequisites hold run, and a prereq is tested once" '
-	expect_ktap "$T/.ktap" 8 "ok 8 prereqs that hold" "ok 9 the same prereq again"
+	expect_ktap "$T/.ktap" 10 "ok 10 prereqs that hold" "ok 11 the same prereq again"
 	[[ $(line_count "$T/count.") == 1 ]] || fail "COUNTED tested $(line_count "$T/count.") times"
 '
 
 step "the arguments after a body are its \"\$@\", unquoted" '
-	expect_ktap "$T/.ktap" 10 "ok 10 arguments"
+	expect_ktap "$T/.ktap" 12 "ok 12 arguments"
 '
 
 step "--host-only steps run natively and are left out in a guest" '
-	expect_ktap "$T/.ktap" 11 "ok 11 host only"
-	[[ $(line_count "$T/.ktap") == 11 ]] || fail "native run: not 11 steps"
-	[[ $(line_count "$T/1.ktap") == 10 ]] || fail "guest run: not 10 steps"
+	expect_ktap "$T/.ktap" 13 "ok 13 host only"
+	[[ $(line_count "$T/.ktap") == 13 ]] || fail "native run: not 13 steps"
+	[[ $(line_count "$T/1.ktap") == 12 ]] || fail "guest run: not 12 steps"
 	grep -q "host only" "$T/1.ktap" && fail "host-only step ran in a guest"
-	grep -qx "1\.\.10" "$T/1.log" || fail "guest plan is not 1..10"
+	grep -qx "1\.\.12" "$T/1.log" || fail "guest plan is not 1..12"
 '
 
 cat > "$T/args.sh" << 'EOF'
