@@ -145,6 +145,7 @@ op_error "pin then fail to update key 1024: the new pin is removed" \
 step "pin then fail to open the socket on lo: the new pin is removed, the old stay" '
 	: > "$T/netns"
 	unshare --net="$T/netns" true
+	when_finished umount "$T/netns"
 	nsenter --net="$T/netns" ip link set lo name notlo
 	FDS_RUN=(nsenter --net="$T/netns" "${FDS_RUN[@]}")
 	fds -F "$FS/newp" -P -p
@@ -157,7 +158,6 @@ step "pin then fail to open the socket on lo: the new pin is removed, the old st
 	expect_status 1
 	expect_out "bpf: get fd:3 (Success)"
 	same_as base
-	umount "$T/netns"
 '
 
 step "the messages say what went wrong" '
