@@ -33,9 +33,14 @@ PREFIX       ?= /usr/local
 BPFFS        ?=
 
 LIB_OBJS := libbpf.o bpf_load.o
+# tests/*.c are the kselftest tests; the helpers are programs the tests (or
+# docs) run. tests/run.sh runs the binaries tests/bin/tests.list names and
+# no other, so a helper never becomes a test.
 TEST_SRCS := $(wildcard tests/*.c)
-TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS)) tests/bin/compat_2015 \
-	     tests/bin/bpffs_dump tests/bin/mkcorrupt
+KSELFTESTS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
+TEST_HELPERS := tests/bin/compat_2015 tests/bin/bpffs_dump tests/bin/mkcorrupt \
+		tests/bin/helpers/pinctl
+TEST_BINS := $(KSELFTESTS) $(TEST_HELPERS) tests/bin/tests.list
 TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/map_flags_kern.o \
 	     tests/bin/static_maps_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
@@ -75,7 +80,13 @@ $(KSELFTEST_DIR)/kselftest_harness.h:
 # The harness's own macros trip these -Wextra warnings; all else stays on.
 HARNESS_WARNINGS := $(WARNINGS) -Wno-unused-parameter -Wno-sign-compare -Wno-clobbered
 
-tests/bin/%: tests/%.c $(LIB_OBJS) $(KSELFTEST_DIR)/kselftest_harness.h
+# Rewritten only when the list changes; a test built alone gets it too.
+tests/bin/tests.list: FORCE
+	@mkdir -p tests/bin
+	@printf '%s\n' $(notdir $(KSELFTESTS)) | cmp -s - $@ || \
+		printf '%s\n' $(notdir $(KSELFTESTS)) > $@
+
+tests/bin/%: tests/%.c $(LIB_OBJS) $(KSELFTEST_DIR)/kselftest_harness.h | tests/bin/tests.list
 	@mkdir -p tests/bin
 	$(CC) $(CPPFLAGS) -I$(KSELFTEST_DIR) $(CFLAGS) $(HARNESS_WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
@@ -88,8 +99,7 @@ tests/bin/bpffs_dump: tests/helpers/bpffs_dump.c libbpf.o
 	@mkdir -p tests/bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $^
 
-# docs/after-2015.md runs it; under tests/bin/helpers so run.sh skips it.
-TEST_BINS += tests/bin/helpers/pinctl
+# docs/after-2015.md runs it.
 tests/bin/helpers/pinctl: tests/helpers/pinctl.c libbpf.o
 	@mkdir -p tests/bin/helpers
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $^

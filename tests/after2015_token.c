@@ -206,28 +206,67 @@ static int make_mount(int fsfd, int delegate, const char **step)
 	return mnt;
 }
 
-TEST(a_user_namespace_creates_a_map_only_through_a_delegated_token)
+/*
+ * Does this kernel know BPF_TOKEN_CREATE at all? Asked as root on a plain
+ * bpffs: EINVAL, no such command; EOPNOTSUPP, no token in the initial user
+ * namespace. Returns 1 if tokens exist.
+ */
+static int probe_token_cmd(struct __test_metadata *_metadata)
 {
-	struct userns_result r;
-	int sv[2], fsfd, mnt[2], data, status, i, create_err = 0;
 	char dir[64] = "";
-	const char *step = "";
-	int plain_fd, token_cmd;
-	pid_t pid;
+	int plain_fd, ret, known;
 
-	/* Does this kernel know BPF_TOKEN_CREATE at all? Ask as root. */
 	ASSERT_EQ(0, bpffs_private_mount(dir, sizeof(dir)));
 	plain_fd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	ASSERT_GE(plain_fd, 0);
-	token_cmd = bpf_token_create(plain_fd, 0);
-	record_result("token-create-plain-bpffs", token_cmd);
-	/* EINVAL: no such command; EOPNOTSUPP: no token in the init userns */
-	ASSERT_EQ(-1, token_cmd);
+	ret = bpf_token_create(plain_fd, 0);
+	record_result("token-create-plain-bpffs", ret);
+	ASSERT_EQ(-1, ret);
 	ASSERT_TRUE(errno == EINVAL || errno == EOPNOTSUPP)
 		TH_LOG("%s", strerror(errno));
-	token_cmd = errno == EOPNOTSUPP;
+	known = errno == EOPNOTSUPP;
 	close(plain_fd);
 	bpffs_unmount(dir);
+	return known;
+}
+
+/*
+ * The parent's side of the exchange: the child's two bpffs contexts become
+ * mounts (the first delegated) and go back to it. Returns the errno of the
+ * first mount that failed, 0 if none did.
+ */
+static int serve_mounts(struct __test_metadata *_metadata, int sock)
+{
+	int fsfd, mnt[2], data, i, create_err = 0;
+	const char *step = "";
+
+	for (i = 0; i < 2; i++) {
+		fsfd = recv_fd(sock, &data);
+		mnt[i] = -1;
+		if (fsfd < 0)
+			continue;
+		mnt[i] = make_mount(fsfd, i == 0, &step);
+		if (mnt[i] < 0 && !create_err) {
+			create_err = errno;
+			TH_LOG("bpffs for the user namespace, %s: %s",
+			       step, strerror(errno));
+		}
+		close(fsfd);
+	}
+	for (i = 0; i < 2; i++) {
+		send_fd(sock, mnt[i], 0);
+		if (mnt[i] >= 0)
+			close(mnt[i]);
+	}
+	return create_err;
+}
+
+/* Runs the child; its results come back in *r, the mount errno returned. */
+static int run_userns_child(struct __test_metadata *_metadata,
+			    struct userns_result *r)
+{
+	int sv[2], status, create_err;
+	pid_t pid;
 
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
 	pid = fork();
@@ -237,28 +276,53 @@ TEST(a_user_namespace_creates_a_map_only_through_a_delegated_token)
 		userns_child(sv[1]);
 	}
 	close(sv[1]);
-
-	for (i = 0; i < 2; i++) {
-		fsfd = recv_fd(sv[0], &data);
-		mnt[i] = -1;
-		if (fsfd >= 0) {
-			mnt[i] = make_mount(fsfd, i == 0, &step);
-			if (mnt[i] < 0 && !create_err) {
-				create_err = errno;
-				TH_LOG("bpffs for the user namespace, %s: %s",
-				       step, strerror(errno));
-			}
-			close(fsfd);
-		}
-	}
-	for (i = 0; i < 2; i++) {
-		send_fd(sv[0], mnt[i], 0);
-		if (mnt[i] >= 0)
-			close(mnt[i]);
-	}
-	ASSERT_EQ(sizeof(r), read(sv[0], &r, sizeof(r)));
+	create_err = serve_mounts(_metadata, sv[0]);
+	ASSERT_EQ(sizeof(*r), read(sv[0], r, sizeof(*r)));
 	close(sv[0]);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	return create_err;
+}
+
+/*
+ * No tokens. Whether root may still create a bpffs for a user namespace
+ * differs (5.10 yes, 6.1 EPERM); if it could, the namespace's
+ * BPF_TOKEN_CREATE is an unknown command (EINVAL), or refused before that
+ * by 5.10's unprivileged_bpf_disabled gate on every command (EPERM).
+ */
+static void check_without_tokens(struct __test_metadata *_metadata,
+				 const struct userns_result *r, int create_err)
+{
+	EXPECT_TRUE(create_err == 0 || create_err == EPERM);
+	if (create_err == 0) {
+		EXPECT_TRUE(r->token == EINVAL || r->token == EPERM)
+			TH_LOG("token: %s", strerror(r->token));
+	}
+	EXPECT_NE(0, r->map_with_token);
+}
+
+static void check_with_tokens(struct __test_metadata *_metadata,
+			      const struct userns_result *r, int create_err)
+{
+	ASSERT_EQ(0, create_err);
+	matrix_record("userns-token-undelegated-bpffs", "%s",
+		      r->token_undelegated ?
+		      strerrorname_np(r->token_undelegated) : "ok");
+	matrix_record("userns-map-create-with-token", "%s",
+		      r->map_with_token ?
+		      strerrorname_np(r->map_with_token) : "ok");
+	EXPECT_NE(0, r->token_undelegated);
+	EXPECT_EQ(0, r->token) TH_LOG("token: %s", strerror(r->token));
+	EXPECT_EQ(0, r->map_with_token) TH_LOG("map: %s",
+					       strerror(r->map_with_token));
+}
+
+TEST(a_user_namespace_creates_a_map_only_through_a_delegated_token)
+{
+	struct userns_result r;
+	int token_cmd, create_err;
+
+	token_cmd = probe_token_cmd(_metadata);
+	create_err = run_userns_child(_metadata, &r);
 	ASSERT_EQ(0, r.setup) TH_LOG("user namespace: %s", strerror(r.setup));
 
 	matrix_record("userns-map-create-no-token", "%s",
@@ -269,33 +333,10 @@ TEST(a_user_namespace_creates_a_map_only_through_a_delegated_token)
 	matrix_record("userns-token-delegated-bpffs", "%s",
 		      r.token == NOT_TRIED ? "no-bpffs" :
 		      r.token ? strerrorname_np(r.token) : "ok");
-	if (!token_cmd) {
-		/*
-		 * No tokens. Whether root may still create a bpffs for a user
-		 * namespace differs (5.10 yes, 6.1 EPERM); if it could, the
-		 * namespace's BPF_TOKEN_CREATE is an unknown command (EINVAL),
-		 * or refused before that by 5.10's unprivileged_bpf_disabled
-		 * gate on every command (EPERM).
-		 */
-		EXPECT_TRUE(create_err == 0 || create_err == EPERM);
-		if (create_err == 0) {
-			EXPECT_TRUE(r.token == EINVAL || r.token == EPERM)
-				TH_LOG("token: %s", strerror(r.token));
-		}
-		EXPECT_NE(0, r.map_with_token);
-		return;
-	}
-	ASSERT_EQ(0, create_err);
-	matrix_record("userns-token-undelegated-bpffs", "%s",
-		      r.token_undelegated ? strerrorname_np(r.token_undelegated) :
-		      "ok");
-	matrix_record("userns-map-create-with-token", "%s",
-		      r.map_with_token ? strerrorname_np(r.map_with_token) :
-		      "ok");
-	EXPECT_NE(0, r.token_undelegated);
-	EXPECT_EQ(0, r.token) TH_LOG("token: %s", strerror(r.token));
-	EXPECT_EQ(0, r.map_with_token) TH_LOG("map: %s",
-					      strerror(r.map_with_token));
+	if (token_cmd)
+		check_with_tokens(_metadata, &r, create_err);
+	else
+		check_without_tokens(_metadata, &r, create_err);
 }
 
 TEST_HARNESS_MAIN

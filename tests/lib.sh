@@ -4,6 +4,9 @@
 # A scenario calls scenario_begin, then step NAME 'commands'..., then
 # scenario_end. A step's commands run with `set -e` in a subshell; any command
 # that fails fails the step, and the step's output is shown under it.
+# Like git's t/ library, a step names what it needs on its own line
+# (step NAME --needs bpftool 'commands'); without it the step is a skip
+# under the same name. when_finished in a step is its cleanup.
 
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,8 +14,13 @@ FDS_EXAMPLE=${FDS_EXAMPLE:-$TOP/fds_example}
 BPFFS_DUMP=$TOP/tests/bin/bpffs_dump
 # shellcheck disable=SC2034 # for the scenarios that source this file
 SOCKEX1=$TOP/sockex1_kern.o
+# Sourced without arguments, "$@" here is the scenario's own: kept for the
+# re-exec below (inside scenario_begin "$@" would be the function's).
+SCENARIO_ARGS=("$@")
 STEP_NUM=0
 STEP_FAILED=0
+# A step's when_finished commands; filled only in the step's subshell.
+STEP_CLEANUPS=()
 
 # Every scenario runs in its own mount namespace, so its bpffs mount goes away
 # with it even if it is killed; the runner usually arranges this already.
@@ -20,7 +28,7 @@ scenario_begin()
 {
 	if [[ -z ${FDS_PRIVATE_NS:-} ]]; then
 		FDS_PRIVATE_NS=1 exec unshare --mount --propagation private \
-			bash "$0" "$@"
+			bash "$0" "${SCENARIO_ARGS[@]}"
 	fi
 	echo "KTAP version 1"
 	T=$(mktemp -d "${TMPDIR:-/tmp}/fds-test.XXXXXX") || exit 1
@@ -49,18 +57,42 @@ scenario_end()
 	exit $((STEP_FAILED ? 1 : 0))
 }
 
+# step NAME [--needs PREREQ[,PREREQ...]] [--host-only] BODY [ARG...]
+# Runs BODY with `set -e` in a subshell, with ARG... as its "$@" (values go
+# in as arguments, never quoted into the body). The step is "ok NAME" when
+# BODY and its cleanups succeed, "not ok NAME" with its output otherwise.
+#   --needs   each PREREQ must hold (see prereq, have); the first that does
+#             not makes the step "ok NAME # SKIP" with the reason, under
+#             the step's own name. run.sh counts a skip as a failure in CI.
+#   --host-only  left out in QEMU guests (FDS_IN_VM): for kernel-independent
+#             checks that need what a guest lacks (make, mandoc, cc, dot);
+#             the native run covers them.
+# Inside BODY, when_finished 'commands' registers a cleanup.
 step()
 {
-	local name=$1 body=$2 rc
-
+	local name=$1 needs='' host_only=0 body rc
+	shift
+	while (($#)); do
+		case $1 in
+		--needs) needs=$2; shift 2 ;;
+		--host-only) host_only=1; shift ;;
+		*) break ;;
+		esac
+	done
+	if (($# == 0)); then
+		echo "lib.sh: step '$name' has no body" >&2
+		exit 2
+	fi
+	body=$1
+	shift
+	((host_only)) && [[ -n ${FDS_IN_VM:-} ]] && return 0
+	if ! have_all "$needs"; then
+		STEP_NUM=$((STEP_NUM + 1))
+		echo "ok $STEP_NUM $name # SKIP $PREREQ_MISSING"
+		return 0
+	fi
 	STEP_NUM=$((STEP_NUM + 1))
-	# inherit_errexit: a failing command inside $(...) stops the step too,
-	# instead of the step going on and failing later for another reason.
-	(
-		set -e
-		shopt -s inherit_errexit
-		eval "$body"
-	) > "$T/step.log" 2>&1 < /dev/null
+	step_run "$body" "$@" > "$T/step.log" 2>&1 < /dev/null
 	rc=$?
 	if ((rc == 0)); then
 		echo "ok $STEP_NUM $name"
@@ -69,6 +101,85 @@ step()
 		echo "not ok $STEP_NUM $name"
 		sed 's/^/# /' "$T/step.log"
 	fi
+}
+
+# step_run BODY [ARG...]: BODY in a subshell, with ARG... as its "$@".
+# inherit_errexit: a failing command inside $(...) stops the step too,
+# instead of the step going on and failing later for another reason.
+step_run()
+(
+	STEP_BODY=$1
+	shift
+	trap step_finish EXIT
+	set -e
+	shopt -s inherit_errexit
+	eval "$STEP_BODY"
+)
+
+# when_finished 'commands' | when_finished COMMAND ARG...: inside a step
+# body, like git's test_when_finished: runs when the step ends, passed or
+# failed, the last registered first. One argument is shell text (eval'd
+# then); more are a command and its arguments, their values taken now. A
+# cleanup that fails fails the step.
+when_finished()
+{
+	local cmd=$1
+	(($# > 1)) && printf -v cmd '%q ' "$@"
+	STEP_CLEANUPS+=("$cmd")
+}
+
+# The step subshell's EXIT trap: runs the cleanups, keeps the body's status.
+step_finish()
+{
+	local rc=$? i
+	set +e
+	for ((i = ${#STEP_CLEANUPS[@]} - 1; i >= 0; i--)); do
+		if ! (set -e; eval "${STEP_CLEANUPS[i]}"); then
+			echo "FAILED: cleanup: ${STEP_CLEANUPS[i]}" >&2
+			((rc)) || rc=1
+		fi
+	done
+	exit "$rc"
+}
+
+# prereq NAME REASON 'commands': a prerequisite steps can name in --needs,
+# which holds when the commands succeed (run once, when first needed, in a
+# subshell); REASON is the skip's reason when it does not. A PREREQ never
+# declared is a command that must be installed.
+declare -A PREREQ_TEST=() PREREQ_REASON=() PREREQ_HAVE=()
+prereq()
+{
+	PREREQ_REASON[$1]=$2
+	PREREQ_TEST[$1]=$3
+}
+
+# have PREREQ: whether it holds (like git's test_have_prereq).
+have()
+{
+	local p=$1
+	if [[ -z ${PREREQ_HAVE[$p]:-} ]]; then
+		PREREQ_HAVE[$p]=no
+		if [[ -n ${PREREQ_TEST[$p]:-} ]]; then
+			(eval "${PREREQ_TEST[$p]}") > /dev/null 2>&1 &&
+				PREREQ_HAVE[$p]=yes
+		elif command -v "$p" > /dev/null 2>&1; then
+			PREREQ_HAVE[$p]=yes
+		fi
+	fi
+	[[ ${PREREQ_HAVE[$p]} == yes ]]
+}
+
+# have_all P,Q,...: whether all hold; if not, PREREQ_MISSING says which
+# and why. (Not called in $(...): have caches its answers.)
+have_all()
+{
+	local list p
+	IFS=, read -ra list <<< "$1"
+	for p in "${list[@]}"; do
+		have "$p" && continue
+		PREREQ_MISSING="missing $p: ${PREREQ_REASON[$p]:-$p is not installed}"
+		return 1
+	done
 }
 
 # report_step NAME [PROBLEM...]: a step checked without a subshell; it
@@ -87,20 +198,15 @@ report_step()
 	fi
 }
 
-skip_step()
-{
-	STEP_NUM=$((STEP_NUM + 1))
-	echo "ok $STEP_NUM $1 # SKIP $2"
-}
-
 fail()
 {
 	echo "FAILED: $*" >&2
 	return 1
 }
 
-# The helpers below use bash builtins only: under QEMU's TCG every exec of
-# a dynamically linked tool costs tens of milliseconds.
+# The helpers below avoid an exec where a bash builtin will do: under QEMU's
+# TCG every exec of a dynamically linked tool costs tens of milliseconds.
+# (fds, snapshot, same_as and wait_gone run a program by their nature.)
 
 # slurp VAR FILE: FILE's bytes, trailing newlines and all, into VAR.
 slurp()
@@ -238,9 +344,4 @@ matrix_record()
 {
 	[[ -n ${FDS_MATRIX_OUT:-} ]] || return 0
 	printf '%s\t%s\n' "$1" "$2" >> "$FDS_MATRIX_OUT"
-}
-
-need()
-{
-	command -v "$1" > /dev/null 2>&1
 }

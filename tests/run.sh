@@ -20,13 +20,22 @@ fi
 pattern=${1:-}
 pass=0 fail=0 skip=0
 
+# The kselftest binaries are those the Makefile lists in tests/bin/tests.list;
+# the helpers built next to them are not tests.
+list=$TOP/tests/bin/tests.list
+if [[ ! -f $list ]]; then
+	echo "run.sh: no $list (run make check)" >&2
+	exit 1
+fi
+mapfile -t kselftests < "$list"
 tests=()
-for t in "$TOP"/tests/scenarios/*.sh "$TOP"/tests/bin/*; do
-	[[ -f $t && -x $t || $t == *.sh ]] || continue
-	case ${t##*/} in
-	*.o | bpffs_dump | compat_2015 | mkcorrupt) continue ;;
-	esac
-	[[ -z $pattern || ${t##*/} == *$pattern* ]] && tests+=("$t")
+for t in "$TOP"/tests/scenarios/*.sh "${kselftests[@]/#/$TOP/tests/bin/}"; do
+	[[ -z $pattern || ${t##*/} == *$pattern* ]] || continue
+	if [[ $t != *.sh && ! -x $t ]]; then
+		echo "run.sh: $t is listed but not built (run make check)" >&2
+		exit 1
+	fi
+	tests+=("$t")
 done
 
 if ((${#tests[@]} == 0)); then

@@ -7,12 +7,8 @@ scenario_begin
 
 # shellcheck disable=SC2034 # read in step bodies, which step() evals
 ITER_OBJ=$TOP/tests/bin/after2015_iter_kern.o
-if ! need bpftool; then
-	skip_step "pinned iterators" "bpftool is not installed"
-	scenario_end
-fi
 
-step "bpftool iter pin pins the map iterator" '
+step "bpftool iter pin pins the map iterator" --needs bpftool '
 	rc=0
 	bpftool iter pin "$ITER_OBJ" "$FS/maps" || rc=$?
 	matrix_record "iter-pin-bpftool" \
@@ -21,7 +17,7 @@ step "bpftool iter pin pins the map iterator" '
 	[[ -f $FS/maps ]] || fail "no pin at $FS/maps"
 '
 
-step "reading the pin lists a map pinned after it" '
+step "reading the pin lists a map pinned after it" --needs bpftool '
 	fds -F "$FS/m" -P -m
 	expect_status 0
 	id=$(bpftool map show pinned "$FS/m")
@@ -36,7 +32,7 @@ step "reading the pin lists a map pinned after it" '
 	echo "$id" > "$T/id"
 '
 
-step "the next read no longer lists the map once its pin is gone" '
+step "the next read no longer lists the map once its pin is gone" --needs bpftool '
 	read -r id < "$T/id"
 	rm "$FS/m"
 	wait_gone map "$id"

@@ -113,11 +113,11 @@ step "each bpffs mount is its own instance (2015: one per mount namespace)" '
 	# mount is a new, empty instance; this records that.
 	mkdir "$T/second"
 	mount -t bpf bpf "$T/second"
+	when_finished umount "$T/second"
 	fds -F "$T/second/only_here" -P -m -k 1 -v 5
 	st=$status
 	ls -A "$FS" > "$T/first.ls"
 	ls -A "$T/second" > "$T/second.ls"
-	umount "$T/second"
 	((st == 0)) || fail "pin on the second mount failed"
 	grep -qx only_here "$T/second.ls" || fail "pin not on the second mount"
 	! grep -qx only_here "$T/first.ls" || fail "the first mount sees the second one'"'"'s pin"
@@ -127,8 +127,8 @@ step "each bpffs mount is its own instance (2015: one per mount namespace)" '
 step "the same mount, bind-mounted elsewhere, shows the same tree" '
 	mkdir "$T/bind"
 	mount --bind "$FS" "$T/bind"
+	when_finished umount "$T/bind"
 	expect_value "$T/bind/hard" 2 23
-	umount "$T/bind"
 '
 
 step "pin outside a bpffs fails (errno: matrix row)" '

@@ -4,31 +4,26 @@
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
-if ! need bpftool; then
-	skip_step "bpftool interoperability" "bpftool is not installed"
-	scenario_end
-fi
-
-step "bpftool reads 1:42 from the map fds_example pinned" '
+step "bpftool reads 1:42 from the map fds_example pinned" --needs bpftool '
 	fds -F "$FS/m" -P -m -k 1 -v 42
 	expect_status 0
 	got=$(bpftool -j map lookup pinned "$FS/m" key 1 0 0 0)
 	[[ $got == *"\"value\":[\"0x2a\",\"0x00\",\"0x00\",\"0x00\"]"* ]] || fail "$got"
 '
 
-step "bpftool describes it as the sample made it: array, 4B keys and values, 1024" '
+step "bpftool describes it as the sample made it: array, 4B keys and values, 1024" --needs bpftool '
 	got=$(bpftool map show pinned "$FS/m")
 	[[ $got =~ array.*key\ 4B\ +value\ 4B\ +max_entries\ 1024 ]] || fail "$got"
 '
 
-step "a value fds_example stores is what bpftool reads next" '
+step "a value fds_example stores is what bpftool reads next" --needs bpftool '
 	fds -F "$FS/m" -G -m -k 1023 -v 305419896
 	expect_status 0
 	got=$(bpftool -j map lookup pinned "$FS/m" key 0xff 0x03 0 0)
 	[[ $got == *"\"value\":[\"0x78\",\"0x56\",\"0x34\",\"0x12\"]"* ]] || fail "$got"
 '
 
-step "a map bpftool created and pinned is read and written by fds_example" '
+step "a map bpftool created and pinned is read and written by fds_example" --needs bpftool '
 	bpftool map create "$FS/b" type array key 4 value 4 entries 16 name bmap
 	bpftool map update pinned "$FS/b" key 3 0 0 0 value 7 0 0 0
 	expect_value "$FS/b" 3 7
@@ -38,7 +33,7 @@ step "a map bpftool created and pinned is read and written by fds_example" '
 	[[ $got == *"\"value\":[\"0x4d\",\"0x00\",\"0x00\",\"0x00\"]"* ]] || fail "$got"
 '
 
-step "a hash map bpftool made works too, and a missing key is ENOENT" '
+step "a hash map bpftool made works too, and a missing key is ENOENT" --needs bpftool '
 	bpftool map create "$FS/h" type hash key 4 value 4 entries 8 name hmap
 	fds -F "$FS/h" -G -m -k 9 -v 90
 	expect_status 0
@@ -48,7 +43,7 @@ step "a hash map bpftool made works too, and a missing key is ENOENT" '
 	expect_out "bpf: get fd:3 (Success)" "bpf: fd:3 l->(8):0 ret:(-1,No such file or directory)"
 '
 
-step "bpftool reports the pinned programs as socket filters" '
+step "bpftool reports the pinned programs as socket filters" --needs bpftool '
 	fds -F "$FS/p" -P -p
 	expect_status 0
 	fds -F "$FS/p2" -P -p -o "$SOCKEX1"
@@ -59,7 +54,7 @@ step "bpftool reports the pinned programs as socket filters" '
 	done
 '
 
-step "bpftool sees sockex1 using one 256-entry array of 8-byte values" '
+step "bpftool sees sockex1 using one 256-entry array of 8-byte values" --needs bpftool '
 	id=$(bpftool -j prog show pinned "$FS/p2" | grep -o "\"map_ids\":\[[0-9]*\]" | grep -o "[0-9][0-9]*")
 	[[ -n $id ]] || fail "no map id"
 	got=$(bpftool map show id "$id")

@@ -102,35 +102,30 @@ step "-G where nothing is pinned: ls shows what is" '
 	expect_hint "^nothing is pinned at $FS/none \(ls $FS shows what is\)$"
 '
 
-if need setpriv; then
+step "another user: the pin mode, or the privilege and the sysctl" --needs setpriv '
 	chmod 0755 "$T"
 	install -m 0755 "$FDS_EXAMPLE" "$T/fds_example"
-	step "another user: the pin mode, or the privilege and the sysctl" '
-		chmod 0644 "$FS/m"
-		chmod 0755 "$FS"
-		sysctl=$(< /proc/sys/kernel/unprivileged_bpf_disabled)
-		FDS_RUN=(setpriv --reuid=65534 --regid=65534 --clear-groups
-			 --inh-caps=-all "$T/fds_example")
-		fds -F "$FS/m" -G -m -k 1
-		expect_status 1
-		if [[ $(<"$T/out") == *"(Permission denied)" ]]; then
-			expect_hint "^$FS/m is mode 0644: -G asks to read and write the object"
-		else
-			expect_out "bpf: get fd:-1 (Operation not permitted)"
-			expect_hint "^this needs root or CAP_BPF: kernel\.unprivileged_bpf_disabled is $sysctl,"
-		fi
-		fds -F "$FS/n" -P -m
-		expect_status 1
-		expect_out "bpf: map fd:-1 (Operation not permitted)"
-		expect_hint "^this needs root or CAP_BPF: kernel\.unprivileged_bpf_disabled is $sysctl, and only 0 lets other users create maps and programs$"
-		fds -F "$FS/q" -P -p
-		expect_status 1
-		expect_out "bpf: prog fd:-1 (Operation not permitted)"
+	chmod 0644 "$FS/m"
+	chmod 0755 "$FS"
+	sysctl=$(< /proc/sys/kernel/unprivileged_bpf_disabled)
+	FDS_RUN=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		 --inh-caps=-all "$T/fds_example")
+	fds -F "$FS/m" -G -m -k 1
+	expect_status 1
+	if [[ $(<"$T/out") == *"(Permission denied)" ]]; then
+		expect_hint "^$FS/m is mode 0644: -G asks to read and write the object"
+	else
+		expect_out "bpf: get fd:-1 (Operation not permitted)"
 		expect_hint "^this needs root or CAP_BPF: kernel\.unprivileged_bpf_disabled is $sysctl,"
-		! grep -q "verifier log" "$T/err" || fail "a verifier log for a load the verifier never saw"
-	'
-else
-	skip_step "another user: the pin mode, or the privilege and the sysctl" \
-		"setpriv (util-linux) is not installed"
-fi
+	fi
+	fds -F "$FS/n" -P -m
+	expect_status 1
+	expect_out "bpf: map fd:-1 (Operation not permitted)"
+	expect_hint "^this needs root or CAP_BPF: kernel\.unprivileged_bpf_disabled is $sysctl, and only 0 lets other users create maps and programs$"
+	fds -F "$FS/q" -P -p
+	expect_status 1
+	expect_out "bpf: prog fd:-1 (Operation not permitted)"
+	expect_hint "^this needs root or CAP_BPF: kernel\.unprivileged_bpf_disabled is $sysctl,"
+	! grep -q "verifier log" "$T/err" || fail "a verifier log for a load the verifier never saw"
+'
 scenario_end

@@ -4,11 +4,6 @@
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
-if ! need setpriv; then
-	skip_step "unprivileged get and pin fail" "setpriv (util-linux) is not installed"
-	scenario_end
-fi
-
 # nobody must reach the binary and the bpffs, so both live under a 0755 $T.
 chmod 0755 "$T"
 install -m 0755 "$FDS_EXAMPLE" "$T/fds_example"
@@ -25,7 +20,7 @@ nobody_fds()
 # shellcheck disable=SC2034 # read in step bodies, which step() evals
 denied="(Permission denied|Operation not permitted)"
 
-step "setup: root pins a map holding 1:42 and a program" '
+step "setup: root pins a map holding 1:42 and a program" --needs setpriv '
 	fds -F "$FS/m" -P -m -k 1 -v 42
 	expect_status 0
 	fds -F "$FS/p" -P -p
@@ -34,7 +29,7 @@ step "setup: root pins a map holding 1:42 and a program" '
 	as_nobody true || fail "cannot run as nobody at all"
 '
 
-step "nobody cannot get the map" '
+step "nobody cannot get the map" --needs setpriv '
 	nobody_fds -F "$FS/m" -G -m -k 1
 	expect_status 1
 	grep -Eqx "bpf: get fd:-1 \\($denied\\)" "$T/out" || fail "no refusal on stdout"
@@ -42,7 +37,7 @@ step "nobody cannot get the map" '
 	same_as base
 '
 
-step "nobody cannot overwrite a value" '
+step "nobody cannot overwrite a value" --needs setpriv '
 	nobody_fds -F "$FS/m" -G -m -k 1 -v 7
 	expect_status 1
 	expect_err "$denied"
@@ -50,14 +45,14 @@ step "nobody cannot overwrite a value" '
 	expect_value "$FS/m" 1 42
 '
 
-step "nobody cannot get the program" '
+step "nobody cannot get the program" --needs setpriv '
 	nobody_fds -F "$FS/p" -G -p
 	expect_status 1
 	expect_err "$denied"
 	same_as base
 '
 
-step "nobody cannot pin a new map" '
+step "nobody cannot pin a new map" --needs setpriv '
 	nobody_fds -F "$FS/mine" -P -m -k 1 -v 1
 	expect_status 1
 	grep -Eqx "bpf: map fd:-1 \\($denied\\)" "$T/out" || fail "no refusal on stdout"
@@ -66,14 +61,14 @@ step "nobody cannot pin a new map" '
 	same_as base
 '
 
-step "nobody cannot pin a new program" '
+step "nobody cannot pin a new program" --needs setpriv '
 	nobody_fds -F "$FS/mine" -P -p
 	expect_status 1
 	expect_err "cannot load the program"
 	same_as base
 '
 
-step "nobody cannot remove root's pins (the bpffs root is sticky)" '
+step "nobody cannot remove root's pins (the bpffs root is sticky)" --needs setpriv '
 	[[ $(stat -c %a "$FS") == 1777 ]] || fail "root mode $(stat -c %a "$FS")"
 	if as_nobody rm -f "$FS/m" 2>/dev/null; then fail "rm worked"; fi
 	same_as base

@@ -4,15 +4,14 @@
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
+# shellcheck disable=SC2034 # read by the CONTRACT prereq and a step body
 contract=$TOP/../shared/CONTRACT.md
-if [[ -f $contract ]]; then
-	step "the recorded transcript is CONTRACT.md's" '
-		awk "/^\`\`\`\$/{if(inb)exit;inb=1;next} inb" "$contract" > "$T/contract"
-		cmp "$T/contract" tests/data/transcript.txt
-	'
-else
-	skip_step "the recorded transcript is CONTRACT.md's" "no ../shared/CONTRACT.md beside this tree"
-fi
+prereq CONTRACT "no ../shared/CONTRACT.md beside this tree" '[[ -f $contract ]]'
+
+step "the recorded transcript is CONTRACT.md's" --needs CONTRACT '
+	awk "/^\`\`\`\$/{if(inb)exit;inb=1;next} inb" "$contract" > "$T/contract"
+	cmp "$T/contract" tests/data/transcript.txt
+'
 
 step "all 11 steps replay byte for byte" '
 	grep -c "^\\$ fds_example" tests/data/transcript.txt | grep -qx 11

@@ -88,14 +88,9 @@ for i in "${!cmds[@]}"; do
 		done
 	fi
 	if [[ -z $msg ]]; then
-		STEP_NUM=$((STEP_NUM + 1))
-		echo "ok $STEP_NUM walkthrough: $cmd"
+		report_step "walkthrough: $cmd"
 	else
-		# shellcheck disable=SC2034 # STEP_FAILED is lib.sh's, read by scenario_end
-		STEP_NUM=$((STEP_NUM + 1)) STEP_FAILED=1
-		echo "not ok $STEP_NUM walkthrough: $cmd"
-		echo "# $msg"
-		sed 's/^/# got: /' "$T/wo"
+		report_step "walkthrough: $cmd" "$msg" "${got[@]/#/got: }"
 	fi
 done
 [[ -n ${WALKTHROUGH_PRINT:-} ]] && exit 0
@@ -123,52 +118,34 @@ excerpts_match()
 }
 
 # Sources are the same on every kernel, and QEMU guests have none.
-if [[ -z ${FDS_IN_VM:-} ]]; then
-	step "the walkthrough's C excerpts are libbpf.c as it is" '
-		n=$(excerpts_match docs/walkthrough.md libbpf.c) || fail "see above"
-		((n >= 3)) || fail "only $n excerpts"
-	'
-fi
+step "the walkthrough's C excerpts are libbpf.c as it is" --host-only '
+	n=$(excerpts_match docs/walkthrough.md libbpf.c) || fail "see above"
+	((n >= 3)) || fail "only $n excerpts"
+'
 
 # The man page, make install and the picture's source are the same on every
 # kernel: QEMU guests (no mandoc, no make, no dot) leave them to the native
 # run.
-if [[ -n ${FDS_IN_VM:-} ]]; then
-	:
-elif need dot; then
-	step "docs/lifetimes.dot parses (dot -Tsvg)" '
-		dot -Tsvg -o "$T/lifetimes.svg" docs/lifetimes.dot
-		grep -q "<svg" "$T/lifetimes.svg" || fail "no SVG"
-	'
-else
-	skip_step "docs/lifetimes.dot parses" "dot (graphviz) is not installed"
-fi
+step "docs/lifetimes.dot parses (dot -Tsvg)" --host-only --needs dot '
+	dot -Tsvg -o "$T/lifetimes.svg" docs/lifetimes.dot
+	grep -q "<svg" "$T/lifetimes.svg" || fail "no SVG"
+'
 
-if [[ -n ${FDS_IN_VM:-} ]]; then
-	:
-elif need mandoc; then
-	step "the man page lints clean (mandoc -Tlint)" '
-		mandoc -Tlint -W warning fds_example.8
-		out=$(mandoc -Tascii fds_example.8 2>&1 | sed "s/.\x08//g")
-		[[ $out == *"EXIT STATUS"* && $out == *"bpf: sock:"* ]] || fail "does not render"
-	'
-else
-	skip_step "the man page lints clean" "mandoc is not installed"
-fi
+step "the man page lints clean (mandoc -Tlint)" --host-only --needs mandoc '
+	mandoc -Tlint -W warning fds_example.8
+	out=$(mandoc -Tascii fds_example.8 2>&1 | sed "s/.\x08//g")
+	[[ $out == *"EXIT STATUS"* && $out == *"bpf: sock:"* ]] || fail "does not render"
+'
 
-if [[ -n ${FDS_IN_VM:-} ]]; then
-	:
-elif need make && [[ -f Makefile ]]; then
-	step "make install DESTDIR=... puts the binary, man page and object in place" '
-		make -s install DESTDIR="$T/dest" PREFIX=/usr > "$T/install.log" 2>&1 ||
-			fail "$(<"$T/install.log")"
-		[[ -x $T/dest/usr/bin/fds_example ]] || fail "no binary"
-		cmp fds_example.8 "$T/dest/usr/share/man/man8/fds_example.8"
-		cmp sockex1_kern.o "$T/dest/usr/share/fds_example/sockex1_kern.o"
-		[[ $(cd "$T/dest" && find . -type f | wc -l) == 3 ]] || fail "not exactly 3 files"
-		"$T/dest/usr/bin/fds_example" -h | grep -q "^Usage"
-	'
-else
-	skip_step "make install" "no make here"
-fi
+prereq MAKEFILE "no Makefile here" '[[ -f Makefile ]]'
+step "make install DESTDIR=... puts the binary, man page and object in place" \
+	--host-only --needs make,MAKEFILE '
+	make -s install DESTDIR="$T/dest" PREFIX=/usr > "$T/install.log" 2>&1 ||
+		fail "$(<"$T/install.log")"
+	[[ -x $T/dest/usr/bin/fds_example ]] || fail "no binary"
+	cmp fds_example.8 "$T/dest/usr/share/man/man8/fds_example.8"
+	cmp sockex1_kern.o "$T/dest/usr/share/fds_example/sockex1_kern.o"
+	[[ $(cd "$T/dest" && find . -type f | wc -l) == 3 ]] || fail "not exactly 3 files"
+	"$T/dest/usr/bin/fds_example" -h | grep -q "^Usage"
+'
 scenario_end
