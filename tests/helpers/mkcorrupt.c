@@ -232,6 +232,9 @@ static void symtab_corruptions(struct layout *l)
 	expect("symbol table: string table index %u out of range", 0xffff);
 	l->sh[l->symtab].sh_link = 0xffff;
 	emit(orig_size, "symtab-link-out-of-range");
+	expect("symbol table: string table index 0 out of range");
+	l->sh[l->symtab].sh_link = 0;
+	emit(orig_size, "symtab-link-zero");
 	expect("symbol table: bad size or entry size");
 	l->sh[l->symtab].sh_entsize = sizeof(Elf64_Sym) / 2;
 	emit(orig_size, "symtab-entsize-wrong");
@@ -289,10 +292,18 @@ static void content_corruptions(struct layout *l)
 	expect("section %d: cannot read its data", l->prog);
 	l->sh[l->prog].sh_type = SHT_NOBITS;
 	emit(orig_size, "prog-nobits");
+	expect("section '%s': type %u is not PROGBITS", prog, SHT_NOTE);
+	l->sh[l->prog].sh_type = SHT_NOTE;
+	emit(orig_size, "prog-not-progbits");
 	prog_corruptions(l);
 	expect("maps section: cannot read it");
 	l->sh[l->maps].sh_type = SHT_NOBITS;
 	emit(orig_size, "maps-nobits");
+	/* NOBITS has no extent in the file: its size is not checked against it */
+	expect("maps section: cannot read it");
+	l->sh[l->maps].sh_type = SHT_NOBITS;
+	l->sh[l->maps].sh_size = ~0ULL - 7;
+	emit(orig_size, "maps-nobits-huge");
 	license_too_long(l);
 	if (!l->version)
 		return;
@@ -408,6 +419,7 @@ static void reloc_corruptions(struct layout *l)
 	rel_offset_corruption(l, ~0ULL - 7, "huge");
 	rel_offset_corruption(l, prog_size - 8, "last-instruction");
 	rel_offset_corruption(l, prog_size - 4, "unaligned");
+	rel_offset_corruption(l, l->first_rel->r_offset + 4, "inside-ld-imm64");
 	expect("relocation 0 of '%s': instruction 0 (code 0x%02x) is not LD_IMM64",
 	       sec_name(l, l->prog), code);
 	l->first_rel->r_offset = 0;
