@@ -120,8 +120,6 @@ tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_k
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -D$(if $(findstring maps,$@),MANY_MAPS,MANY_PROGS) -c -o $@ $<
 
-# make check lints the shell and C sources first (shellcheck, checkpatch);
-# make lint adds the function-length check, not yet clean (bpf_load.c).
 # Everything the suite runs, built, nothing run (make mutate rebuilds with it).
 test-build: all $(TEST_BINS) $(TEST_OBJS)
 
@@ -130,9 +128,11 @@ mutate: test-build
 	@scripts/deps.sh check
 	@scripts/mutate.sh $(MUTANTS_ONLY)
 
+# make check runs make lint first: shellcheck, checkpatch and the
+# function-length check (no C function over 60 lines).
 check: all $(TEST_BINS) $(TEST_OBJS) $(CACHE)/checkpatch/checkpatch.pl
 	@scripts/deps.sh check $(if $(filter 1,$(VALGRIND)),valgrind)
-	@scripts/lint.sh shell c
+	@scripts/lint.sh
 	@VALGRIND=$(VALGRIND) tests/run.sh
 
 lint: $(CACHE)/checkpatch/checkpatch.pl
@@ -187,7 +187,7 @@ help:
 	@echo 'make docs         draw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz)'
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'
-	@echo 'make lint         shellcheck, checkpatch.pl and function length (make check runs the first two)'
+	@echo 'make lint         shellcheck, checkpatch.pl and function length (make check runs it first)'
 	@echo 'make mutate       apply each mutant of tests/mutants.txt to a scratch copy and rerun the suite (MUTANTS_ONLY=id...)'
 	@echo 'make check-vm     run the suite in QEMU on Debian 5.10, 6.1, 6.12 and sid kernels, compare the kernel matrix'
 	@echo '                  (KERNELS=5.10,6.12 for a subset, KERNEL=bzImage... for your own, MATRIX_UPDATE=1 to rewrite it)'

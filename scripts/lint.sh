@@ -3,6 +3,7 @@
 # kernel's checkpatch.pl (from the linux-source package, cached by
 # scripts/fetch-kselftest.sh; never committed), and C functions against the
 # coding style's "a screen at most" (60 lines).
+# make check runs all three before the tests.
 #   lint.sh [shell] [c] [length]   the parts to run (default: all three)
 # Exits 1 on any finding; each finding names file and line.
 set -u
