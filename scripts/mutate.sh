@@ -91,6 +91,8 @@ for ((k = 0; k < JOBS; k++)); do
 		die "cannot copy the tree to $base/$k"
 	[[ -d $TOP/.cache ]] && ln -s "$TOP/.cache" "$base/$k/.cache"
 done
+# transcript.sh compares with ../shared/CONTRACT.md where the tree has one beside it.
+[[ -d $TOP/../shared ]] && ln -s "$(cd "$TOP/../shared" && pwd)" "$base/shared"
 
 # build DIR, suite DIR: the build and the suite in one copy.
 build() {
@@ -154,7 +156,7 @@ for ((k = 0; k < JOBS; k++)); do
 	wait -n || { cat "$base"/*/build.log >&2; die "the unchanged tree does not build"; }
 done
 if ! suite "$base/0"; then
-	grep -E '^ *not ok' "$base/0/suite.log" >&2
+	grep -E '^ *(not ok|# )' "$base/0/suite.log" | tail -n 30 >&2
 	die "the suite fails on the unchanged tree; fix that first"
 fi
 

@@ -239,6 +239,13 @@ static void symtab_corruptions(struct layout *l)
 	l->sh[l->symtab].sh_entsize = sizeof(Elf64_Sym) / 2;
 	emit(orig_size, "symtab-entsize-wrong");
 	expect("symbol table: bad size or entry size");
+	l->sh[l->symtab].sh_entsize = sizeof(Elf64_Sym) * 2;
+	emit(orig_size, "symtab-entsize-large");
+	expect("symbol table: string table index %u out of range",
+	       l->eh->e_shnum);
+	l->sh[l->symtab].sh_link = l->eh->e_shnum;
+	emit(orig_size, "symtab-link-one-past-the-last");
+	expect("symbol table: bad size or entry size");
 	l->sh[l->symtab].sh_size -= 1;
 	emit(orig_size, "symtab-size-not-whole-symbols");
 	/* symbol names then come from the symbol table itself */
@@ -385,6 +392,9 @@ static void rel_symbol_corruptions(struct layout *l)
 	expect("relocation 0 of '%s': type 10 is not R_BPF_64_64", prog);
 	r->r_info = ELF64_R_INFO(sym, 10);
 	emit(orig_size, "rel-type-not-64-64");
+	expect("relocation 0 of '%s': type 0 is not R_BPF_64_64", prog);
+	r->r_info = ELF64_R_INFO(sym, 0);
+	emit(orig_size, "rel-type-none");
 }
 
 /*

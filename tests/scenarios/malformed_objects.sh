@@ -17,11 +17,14 @@ mkdir -p "$T/bad/sockex1" "$T/bad/two_progs"
 "$MKCORRUPT" tests/bin/two_progs_kern.o "$T/bad/two_progs" > "$T/two_progs.want" ||
 	fail "mkcorrupt failed"
 cp tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o "$T/bad/"
+# A sparse file past the loader's 64 MiB limit: refused before it is read.
+truncate -s 65M "$T/bad/huge.o" || fail "truncate failed"
 
 # The refusal each file must get, after "bpf_load: PATH: ".
 declare -A want=(
 	["$T/bad/many_maps_kern.o"]="33 maps, at most 32"
 	["$T/bad/many_progs_kern.o"]="more than 32 programs"
+	["$T/bad/huge.o"]="larger than 64 MiB, not a BPF object"
 )
 for set in sockex1 two_progs; do
 	while IFS=$'\t' read -r name msg; do
@@ -43,7 +46,7 @@ step "the generated set covers every listed defect" '
 	for want in map-symbols-at-one-offset version-size-wrong; do
 		[[ -f $T/bad/two_progs/$want ]] || fail "no $want"
 	done
-	[[ -f $T/bad/many_maps_kern.o && -f $T/bad/many_progs_kern.o ]]
+	[[ -f $T/bad/many_maps_kern.o && -f $T/bad/many_progs_kern.o && -f $T/bad/huge.o ]]
 '
 
 step "every generated file has its expected refusal" '
