@@ -164,7 +164,12 @@ static int add_prog(struct parse_state *s, size_t idx, const char *name,
 			   shown);
 		return -1;
 	}
-	if (shdr->sh_type != SHT_PROGBITS || shdr->sh_size % sizeof(struct bpf_insn)) {
+	if (shdr->sh_type != SHT_PROGBITS) {
+		plan_error(plan, "section '%s': type %u is not PROGBITS",
+			   shown, shdr->sh_type);
+		return -1;
+	}
+	if (shdr->sh_size % sizeof(struct bpf_insn)) {
 		plan_error(plan, "section '%s': size %llu is not whole instructions",
 			   shown, (unsigned long long)shdr->sh_size);
 		return -1;

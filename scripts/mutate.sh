@@ -9,6 +9,7 @@
 # once is stale: the code changed and the list must follow.
 #
 # Usage: mutate.sh [ID...]     (default: every mutant in the list)
+# MUTATE_JOBS (default 2) copies run side by side, one mutant each.
 # Exit status: 0 when nothing is stale and at least MUTATE_TARGET percent
 # (default 95) of the mutants that built were killed.
 set -u
@@ -69,85 +70,118 @@ for id in "${want[@]}"; do
 	[[ -n ${seen[$id]:-} ]] || die "no mutant $id in $LIST"
 done
 
-# The scratch copy: every file git knows (modified ones as they are now),
-# and the download cache shared by link.
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/fds-mutate.XXXXXX") || exit 1
-trap 'rm -rf "$scratch"' EXIT
-(cd "$TOP" && git ls-files -z -c -o --exclude-standard |
-	tar --null -T - -cf -) | tar -xf - -C "$scratch" ||
-	die "cannot copy the tree to $scratch"
-[[ -d $TOP/.cache ]] && ln -s "$TOP/.cache" "$scratch/.cache"
+# Which mutants run: all, or those named.
+todo=()
+for i in "${!ids[@]}"; do
+	if ((${#want[@]} == 0)) || [[ " ${want[*]} " == *" ${ids[$i]} "* ]]; then
+		todo+=("$i")
+	fi
+done
 
+# JOBS scratch copies, one per worker: every file git knows (modified ones
+# as they are now), and the download cache shared by link.
+JOBS=${MUTATE_JOBS:-2}
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "MUTATE_JOBS=$JOBS is not a count"
+base=$(mktemp -d "${TMPDIR:-/tmp}/fds-mutate.XXXXXX") || exit 1
+trap 'rm -rf "$base"' EXIT
+for ((k = 0; k < JOBS; k++)); do
+	mkdir "$base/$k" || exit 1
+	(cd "$TOP" && git ls-files -z -c -o --exclude-standard |
+		tar --null -T - -cf -) | tar -xf - -C "$base/$k" ||
+		die "cannot copy the tree to $base/$k"
+	[[ -d $TOP/.cache ]] && ln -s "$TOP/.cache" "$base/$k/.cache"
+done
+
+# build DIR, suite DIR: the build and the suite in one copy.
 build() {
-	make -C "$scratch" -s test-build > "$scratch/build.log" 2>&1
+	make -C "$1" -s test-build > "$1/build.log" 2>&1
 }
 suite() {
-	(cd "$scratch" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-60} \
-		tests/run.sh > "$scratch/suite.log" 2>&1)
+	(cd "$1" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-60} \
+		tests/run.sh > "$1/suite.log" 2>&1)
 }
 first_failure() {
 	local l
-	l=$(grep -m1 '^not ok' "$scratch/suite.log")
+	l=$(grep -m1 '^not ok' "$1/suite.log")
 	echo "${l#not ok * }"
 }
 
-start=$SECONDS
-echo "mutate: building and testing the unchanged tree in $scratch"
-build || { cat "$scratch/build.log" >&2; die "the unchanged tree does not build"; }
-if ! suite; then
-	grep -E '^not ok|^ *not ok' "$scratch/suite.log" >&2
-	die "the suite fails on the unchanged tree; fix that first"
-fi
-
-killed=0 survived=0 stale=0 unbuilt=0 equivalent=0 total=0
-survivors=()
-for i in "${!ids[@]}"; do
-	id=${ids[$i]} file=${files[$i]} from=${froms[$i]} to=${tos[$i]}
-	if ((${#want[@]})) && [[ " ${want[*]} " != *" $id "* ]]; then
-		continue
-	fi
-	total=$((total + 1))
-	path=$scratch/$file
-	orig=
+# run_one I DIR: applies mutant I in DIR, builds, runs, restores; prints
+# its line and appends "RESULT ID" to DIR/tally.
+run_one() {
+	local i=$1 dir=$2 id=${ids[$1]} file=${files[$1]} from=${froms[$1]}
+	local to=${tos[$1]} path=$2/${files[$1]} orig='' rest result
 	if [[ ! -f $path ]]; then
 		printf '%-10s %-12s %s: no such file\n' stale "$id" "$file"
-		stale=$((stale + 1))
-		continue
+		echo "stale $id" >> "$dir/tally"
+		return
 	fi
 	IFS= read -r -d '' orig < "$path"
 	rest=${orig#*"$from"}
 	if [[ $rest == "$orig" || $rest == *"$from"* || $from == "$to" ]]; then
 		printf '%-10s %-12s %s: the text is not there exactly once: %s\n' \
 			stale "$id" "$file" "$from"
-		stale=$((stale + 1))
-		continue
+		echo "stale $id" >> "$dir/tally"
+		return
 	fi
 	printf '%s' "${orig/"$from"/"$to"}" > "$path"
-	if ! build; then
-		result="not built"
-		unbuilt=$((unbuilt + 1))
-	elif suite; then
-		if [[ -n ${equivs[$i]} ]]; then
-			result="equivalent"
-			equivalent=$((equivalent + 1))
-		else
-			result="SURVIVED"
-			survived=$((survived + 1))
-			survivors+=("$id")
-		fi
+	if ! build "$dir"; then
+		result=unbuilt
+	elif suite "$dir"; then
+		result=survived
+		[[ -n ${equivs[$i]} ]] && result=equivalent
 	else
-		result="killed"
-		killed=$((killed + 1))
+		result=killed
 	fi
 	printf '%s' "$orig" > "$path"
+	echo "$result $id" >> "$dir/tally"
 	case $result in
-	killed) printf '%-10s %-12s %s (by %s)\n' killed "$id" "$file" "$(first_failure)" ;;
-	"not built") printf '%-10s %-12s %s (does not compile: make the mutant build)\n' \
-		"not-built" "$id" "$file" ;;
+	killed) printf '%-10s %-12s %s (by %s)\n' killed "$id" "$file" "$(first_failure "$dir")" ;;
+	unbuilt) printf '%-10s %-12s %s (does not compile: make the mutant build)\n' \
+		not-built "$id" "$file" ;;
+	survived) printf '%-10s %-12s %s: %s -> %s\n' SURVIVED "$id" "$file" "$from" "$to" ;;
 	*) printf '%-10s %-12s %s: %s -> %s\n' "$result" "$id" "$file" "$from" "$to" ;;
 	esac
+}
+
+start=$SECONDS
+echo "mutate: ${#todo[@]} mutants, $JOBS at a time, in $base"
+# The unchanged tree must build everywhere and pass, or nothing means much.
+for ((k = 0; k < JOBS; k++)); do
+	build "$base/$k" &
 done
+for ((k = 0; k < JOBS; k++)); do
+	wait -n || { cat "$base"/*/build.log >&2; die "the unchanged tree does not build"; }
+done
+if ! suite "$base/0"; then
+	grep -E '^ *not ok' "$base/0/suite.log" >&2
+	die "the suite fails on the unchanged tree; fix that first"
+fi
+
+for ((k = 0; k < JOBS; k++)); do
+	(
+		: > "$base/$k/tally"
+		for ((n = k; n < ${#todo[@]}; n += JOBS)); do
+			run_one "${todo[$n]}" "$base/$k"
+		done
+	) &
+done
+wait
 elapsed=$((SECONDS - start))
+
+killed=0 survived=0 stale=0 unbuilt=0 equivalent=0
+survivors=()
+while read -r result id; do
+	case $result in
+	killed) killed=$((killed + 1)) ;;
+	survived) survived=$((survived + 1)) survivors+=("$id") ;;
+	equivalent) equivalent=$((equivalent + 1)) ;;
+	stale) stale=$((stale + 1)) ;;
+	unbuilt) unbuilt=$((unbuilt + 1)) ;;
+	esac
+done < <(cat "$base"/*/tally)
+total=$((killed + survived + equivalent + stale + unbuilt))
+((total == ${#todo[@]})) || die "only $total of ${#todo[@]} mutants reported back"
 
 counted=$((killed + survived))
 if ((counted > 0)); then

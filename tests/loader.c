@@ -356,6 +356,29 @@ TEST(relocation_symbol_index_out_of_range_is_rejected)
 	free(buf);
 }
 
+/* One instruction more than the verifier takes, appended to the file. */
+TEST(a_program_longer_than_the_verifier_takes_is_rejected)
+{
+	const size_t insns = 1000000 + 1, len = insns * sizeof(struct bpf_insn);
+	GElf_Shdr shdr;
+	size_t size, off;
+	char *buf = slurp(SOCKEX1, &size), *big;
+	Elf64_Shdr *raw;
+
+	ASSERT_NE(NULL, buf);
+	big = calloc(1, size + len);
+	ASSERT_NE(NULL, big);
+	memcpy(big, buf, size);
+	ASSERT_EQ(0, find_section(big, size, "socket1", &shdr, &off));
+	raw = (Elf64_Shdr *)(big + off);
+	raw->sh_offset = size;
+	raw->sh_size = len;
+	expect_rejected(_metadata, big, size + len,
+			"section 'socket1': more than 1000000 instructions");
+	free(big);
+	free(buf);
+}
+
 TEST(section_name_table_index_out_of_range_is_rejected)
 {
 	size_t size;

@@ -36,6 +36,8 @@ struct layout {
 };
 
 static unsigned char *work;
+/* Room after the object in work[] for a corruption that appends bytes. */
+#define TAIL 256
 
 static void expect(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -230,6 +232,9 @@ static void symtab_corruptions(struct layout *l)
 	expect("symbol table: string table index %u out of range", 0xffff);
 	l->sh[l->symtab].sh_link = 0xffff;
 	emit(orig_size, "symtab-link-out-of-range");
+	expect("symbol table: string table index 0 out of range");
+	l->sh[l->symtab].sh_link = 0;
+	emit(orig_size, "symtab-link-zero");
 	expect("symbol table: bad size or entry size");
 	l->sh[l->symtab].sh_entsize = sizeof(Elf64_Sym) / 2;
 	emit(orig_size, "symtab-entsize-wrong");
@@ -243,6 +248,37 @@ static void symtab_corruptions(struct layout *l)
 	expect("more than one symbol table");
 	l->sh[l->license].sh_type = SHT_SYMTAB;
 	emit(orig_size, "second-symbol-table");
+	expect("maps section but no symbol table");
+	l->sh[l->symtab].sh_type = SHT_PROGBITS;
+	emit(orig_size, "symtab-not-a-symbol-table");
+}
+
+/* Programs: a section of code named otherwise, or none left at all. */
+static void prog_corruptions(struct layout *l)
+{
+	int i;
+
+	expect("unsupported section '%s' (only socket* programs)",
+	       sec_name(l, l->rel));
+	l->sh[l->prog].sh_name = l->sh[l->rel].sh_name;
+	emit(orig_size, "prog-not-named-socket");
+	expect("no program section (socket*)");
+	for (i = 1; i < l->eh->e_shnum; i++)
+		l->sh[i].sh_flags &= ~(Elf64_Xword)SHF_EXECINSTR;
+	emit(orig_size, "no-program-section");
+}
+
+/* A license of 200 bytes, appended to the file: more than the loader holds. */
+static void license_too_long(struct layout *l)
+{
+	const size_t len = 200;
+
+	expect("license longer than %d bytes", 127);
+	memset(work + orig_size, 'G', len);
+	work[orig_size + len] = '\0';
+	l->sh[l->license].sh_offset = orig_size;
+	l->sh[l->license].sh_size = len + 1;
+	emit(orig_size + len + 1, "license-too-long");
 }
 
 static void content_corruptions(struct layout *l)
@@ -256,9 +292,19 @@ static void content_corruptions(struct layout *l)
 	expect("section %d: cannot read its data", l->prog);
 	l->sh[l->prog].sh_type = SHT_NOBITS;
 	emit(orig_size, "prog-nobits");
+	expect("section '%s': type %u is not PROGBITS", prog, SHT_NOTE);
+	l->sh[l->prog].sh_type = SHT_NOTE;
+	emit(orig_size, "prog-not-progbits");
+	prog_corruptions(l);
 	expect("maps section: cannot read it");
 	l->sh[l->maps].sh_type = SHT_NOBITS;
 	emit(orig_size, "maps-nobits");
+	/* NOBITS has no extent in the file: its size is not checked against it */
+	expect("maps section: cannot read it");
+	l->sh[l->maps].sh_type = SHT_NOBITS;
+	l->sh[l->maps].sh_size = ~0ULL - 7;
+	emit(orig_size, "maps-nobits-huge");
+	license_too_long(l);
 	if (!l->version)
 		return;
 	expect("version section is not one 32-bit word");
@@ -291,6 +337,9 @@ static void rel_section_corruptions(struct layout *l)
 	expect("relocation section %d: bad size or entry size", l->rel);
 	l->sh[l->rel].sh_size -= 1;
 	emit(orig_size, "rel-size-not-whole-entries");
+	expect("relocation section %d: cannot read it", l->rel);
+	l->sh[l->rel].sh_size = 0;
+	emit(orig_size, "rel-size-zero");
 	/* the license's header becomes a copy of the program's .rel */
 	expect("section '%s': more than one relocation section", prog);
 	l->sh[l->license] = l->sh[l->rel];
@@ -370,6 +419,7 @@ static void reloc_corruptions(struct layout *l)
 	rel_offset_corruption(l, ~0ULL - 7, "huge");
 	rel_offset_corruption(l, prog_size - 8, "last-instruction");
 	rel_offset_corruption(l, prog_size - 4, "unaligned");
+	rel_offset_corruption(l, l->first_rel->r_offset + 4, "inside-ld-imm64");
 	expect("relocation 0 of '%s': instruction 0 (code 0x%02x) is not LD_IMM64",
 	       sec_name(l, l->prog), code);
 	l->first_rel->r_offset = 0;
@@ -401,6 +451,18 @@ static void maps_size_corruption(struct layout *l, Elf64_Xword size,
 	emit(orig_size, "maps-size-%s", what);
 }
 
+/* Every map symbol moved to the absolute section. */
+static void no_map_symbols(struct layout *l)
+{
+	size_t i;
+
+	expect("maps section has no map symbols");
+	for (i = 1; i < l->nsyms; i++)
+		if (sym_at(l, i)->st_shndx == l->maps)
+			sym_at(l, i)->st_shndx = SHN_ABS;
+	emit(orig_size, "maps-without-map-symbols");
+}
+
 static void map_corruptions(struct layout *l)
 {
 	size_t maps_size = l->sh[l->maps].sh_size;
@@ -419,6 +481,7 @@ static void map_corruptions(struct layout *l)
 		l->map_sym2->st_value = off;
 		emit(orig_size, "map-symbols-at-one-offset");
 	}
+	no_map_symbols(l);
 	maps_size_corruption(l, 12, "fits-no-definition");
 	maps_size_corruption(l, maps_size + 1, "odd");
 	maps_size_corruption(l, maps_size * 3 / 2, "one-and-a-half");
@@ -483,7 +546,7 @@ int main(int argc, char **argv)
 	}
 	orig_size = st.st_size;
 	orig = malloc(orig_size);
-	work = malloc(orig_size);
+	work = calloc(1, orig_size + TAIL);
 	if (!orig || !work || fread(orig, 1, orig_size, f) != orig_size) {
 		fprintf(stderr, "mkcorrupt: %s: cannot read\n", argv[1]);
 		return 1;
