@@ -19,7 +19,9 @@ SOCKEX1=$TOP/sockex1_kern.o
 SCENARIO_ARGS=("$@")
 STEP_NUM=0
 STEP_FAILED=0
-# A step's when_finished commands; filled only in the step's subshell.
+# The running step's body and when_finished commands; set only in the
+# step's subshell.
+STEP_BODY=
 STEP_CLEANUPS=()
 
 # Every scenario runs in its own mount namespace, so its bpffs mount goes away
@@ -92,7 +94,7 @@ step()
 		return 0
 	fi
 	STEP_NUM=$((STEP_NUM + 1))
-	step_run "$body" "$@" > "$T/step.log" 2>&1 < /dev/null
+	(step_run "$body" "$@") > "$T/step.log" 2>&1 < /dev/null
 	rc=$?
 	if ((rc == 0)); then
 		echo "ok $STEP_NUM $name"
@@ -103,27 +105,33 @@ step()
 	fi
 }
 
-# step_run BODY [ARG...]: BODY in a subshell, with ARG... as its "$@".
-# inherit_errexit: a failing command inside $(...) stops the step too,
-# instead of the step going on and failing later for another reason.
+# step_run BODY [ARG...]: BODY with ARG... as its "$@", in the subshell
+# step() makes. inherit_errexit: a failing command inside $(...) stops the
+# step too, instead of the step going on and failing later for another
+# reason.
 step_run()
-(
+{
 	STEP_BODY=$1
 	shift
 	trap step_finish EXIT
 	set -e
 	shopt -s inherit_errexit
 	eval "$STEP_BODY"
-)
+}
 
 # when_finished 'commands' | when_finished COMMAND ARG...: inside a step
 # body, like git's test_when_finished: runs when the step ends, passed or
 # failed, the last registered first. One argument is shell text (eval'd
 # then); more are a command and its arguments, their values taken now. A
-# cleanup that fails fails the step.
+# cleanup that fails fails the step. (A body that sets its own EXIT trap
+# replaces the one that runs them.)
 when_finished()
 {
 	local cmd=$1
+	if [[ -z ${STEP_BODY:-} ]]; then
+		fail "when_finished outside a step: $*"
+		return
+	fi
 	(($# > 1)) && printf -v cmd '%q ' "$@"
 	STEP_CLEANUPS+=("$cmd")
 }

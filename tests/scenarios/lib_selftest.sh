@@ -14,6 +14,8 @@ prereq COUNTED "counts its tests" 'echo tested >> "$COUNT"'
 rm_flag() { rm "$T/flag"; }
 say() { echo "$1" >> "$T/order"; }
 
+when_finished "echo outside >> \"\$T/order\"" 2> "$T/outside.err" &&
+	echo "when_finished outside a step did not fail"
 step "a failing step" '
 	touch "$T/flag"
 	when_finished rm_flag
@@ -24,9 +26,10 @@ step "two cleanups" '
 	when_finished "say first"
 	when_finished "say second"
 '
-step "ran last first" '
+step "ran last first, and only those" '
 	mapfile -t order < "$T/order"
 	[[ ${order[*]} == "second first" ]]
+	grep -q "^FAILED: when_finished outside a step" "$T/outside.err"
 '
 step "a failing cleanup" 'when_finished false'
 step "a command cleanup" '
@@ -81,7 +84,7 @@ step "when_finished runs when its step fails, before the next step" '
 '
 
 step "cleanups run last first, a failing one fails its step, a command keeps its words" '
-	expect_ktap "$T/.ktap" 3 "ok 3 two cleanups" "ok 4 ran last first" \
+	expect_ktap "$T/.ktap" 3 "ok 3 two cleanups" "ok 4 ran last first, and only those" \
 		"not ok 5 a failing cleanup"
 	grep -q "^# FAILED: cleanup: false" "$T/.log" || fail "cleanup not named"
 	expect_ktap "$T/.ktap" 6 "ok 6 a command cleanup" \
