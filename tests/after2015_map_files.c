@@ -10,23 +10,7 @@
 
 #include <linux/btf.h>
 
-FIXTURE(fs) {
-	char fs[64];
-	char pin[128];
-};
-
-FIXTURE_SETUP(fs)
-{
-	self->fs[0] = '\0';
-	ASSERT_EQ(0, bpffs_private_mount(self->fs, sizeof(self->fs)))
-		TH_LOG("bpffs: %s", strerror(errno));
-	snprintf(self->pin, sizeof(self->pin), "%s/m", self->fs);
-}
-
-FIXTURE_TEARDOWN(fs)
-{
-	bpffs_unmount(self->fs);
-}
+BPFFS_FS_FIXTURE("m");
 
 /* The smallest useful BTF: type 1 is "unsigned int", 32 bits. */
 static const struct {
@@ -52,19 +36,6 @@ static const struct {
 	.int_encoding = 32,	/* no sign, offset 0, 32 bits */
 	.strings = "\0unsigned int",
 };
-
-/*
- * One matrix row for a call's result: "ok" or the errno's name. errno is
- * kept, since writing the row may change it.
- */
-static void record_result(const char *row, long ret)
-{
-	int err = errno;
-
-	matrix_record(row, "%s", ret >= 0 ? "ok" :
-		      strerrorname_np(err) ? strerrorname_np(err) : "E?");
-	errno = err;
-}
 
 /* Reads the whole of path into buf; -1 and errno if open or read fails. */
 static ssize_t read_file(const char *path, char *buf, size_t len)

@@ -13,53 +13,12 @@
 #define BPF_FUNC_map_lookup_elem 1
 #endif
 
-FIXTURE(fs) {
-	char fs[64];
-	char pin[128];
-};
-
-FIXTURE_SETUP(fs)
-{
-	self->fs[0] = '\0';
-	ASSERT_EQ(0, bpffs_private_mount(self->fs, sizeof(self->fs)))
-		TH_LOG("bpffs: %s", strerror(errno));
-	snprintf(self->pin, sizeof(self->pin), "%s/m", self->fs);
-}
-
-FIXTURE_TEARDOWN(fs)
-{
-	bpffs_unmount(self->fs);
-}
-
-/*
- * One matrix row for a call's result: "ok" or the errno's name. errno is
- * kept, since writing the row may change it.
- */
-static void record_result(const char *row, long ret)
-{
-	int err = errno;
-
-	matrix_record(row, "%s", ret >= 0 ? "ok" :
-		      strerrorname_np(err) ? strerrorname_np(err) : "E?");
-	errno = err;
-}
+BPFFS_FS_FIXTURE("m");
 
 static int small_array(void)
 {
 	return bpf_create_map(BPF_MAP_TYPE_ARRAY, sizeof(__u32), sizeof(__u32),
 			      4);
-}
-
-static unsigned int pinned_map_id(const char *path)
-{
-	int fd = bpf_obj_get(path);
-	unsigned int id;
-
-	if (fd < 0)
-		return 0;
-	id = map_id_of(fd);
-	close(fd);
-	return id;
 }
 
 /* ---- BPF_OBJ_GET file_flags (4.15) ---- */
