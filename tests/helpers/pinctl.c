@@ -16,9 +16,9 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <linux/btf.h>
 
 #include "libbpf.h"
+#include "../uint_btf.h"
 
 #define PORT 4242
 
@@ -32,26 +32,6 @@ static const char usage[] =
 	"       pinctl count MAP           print the count\n"
 	"       pinctl unpinned            make a map, print its id, pin nothing\n"
 	"       pinctl hold PATH CMD...    run CMD while holding an fd on PATH\n";
-
-/* Type 1: unsigned int, 32 bits; the least BTF a map's key and value need. */
-static const struct {
-	struct btf_header hdr;
-	struct btf_type type;
-	__u32 encoding;
-	char strings[sizeof("\0unsigned int")];
-} __attribute__((packed)) uint_btf = {
-	.hdr = {
-		.magic = BTF_MAGIC,
-		.version = BTF_VERSION,
-		.hdr_len = sizeof(struct btf_header),
-		.type_len = sizeof(struct btf_type) + sizeof(__u32),
-		.str_off = sizeof(struct btf_type) + sizeof(__u32),
-		.str_len = sizeof("\0unsigned int"),
-	},
-	.type = { .name_off = 1, .info = BTF_KIND_INT << 24, .size = 4 },
-	.encoding = 32,
-	.strings = "\0unsigned int",
-};
 
 static int fail(const char *what)
 {
@@ -70,8 +50,8 @@ static int cmd_map(const char *path, int with_btf)
 		if (btf < 0)
 			return fail("BPF_BTF_LOAD");
 		opts.btf_fd = btf;
-		opts.btf_key_type_id = 1;
-		opts.btf_value_type_id = 1;
+		opts.btf_key_type_id = UINT_BTF_TYPE_ID;
+		opts.btf_value_type_id = UINT_BTF_TYPE_ID;
 	}
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "pinctl", 4, 4, 4, &opts);
 	if (btf >= 0)
