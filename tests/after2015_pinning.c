@@ -6,12 +6,9 @@
  */
 #include "kselftest_harness.h"
 #include "bpffs_fixture.h"
+#include "key0_progs.h"
 
 #include <stdio.h>
-
-#ifndef BPF_FUNC_map_lookup_elem
-#define BPF_FUNC_map_lookup_elem 1
-#endif
 
 BPFFS_FS_FIXTURE("m");
 
@@ -196,22 +193,12 @@ TEST_F(fs, the_pin_file_mode_decides_what_nobody_may_open)
 /* A socket filter that looks up key 0 and stores to or loads from it. */
 static int load_value_toucher(int map_fd, int write)
 {
-	struct bpf_insn insns[] = {
-		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
-		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
-		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
-		BPF_LD_MAP_FD(BPF_REG_1, map_fd),
-		BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
-			     BPF_FUNC_map_lookup_elem),
-		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
-		write ? BPF_ST_MEM(BPF_W, BPF_REG_0, 0, 1) :
-			BPF_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_0, 0),
-		BPF_MOV64_IMM(BPF_REG_0, 0),
-		BPF_EXIT_INSN(),
-	};
+	const struct bpf_insn touch = write ?
+		BPF_ST_MEM(BPF_W, BPF_REG_0, 0, 1) :
+		BPF_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_0, 0);
 
-	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns, sizeof(insns),
-			     "GPL", 0);
+	return load_key0_prog(BPF_PROG_TYPE_SOCKET_FILTER, map_fd, &touch, 1,
+			      0);
 }
 
 static void check_prog_view(struct __test_metadata *_metadata, __u32 flag,

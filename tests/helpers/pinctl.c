@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "libbpf.h"
+#include "../key0_progs.h"
 #include "../uint_btf.h"
 
 #define PORT 4242
@@ -119,26 +120,6 @@ static int cmd_pin_at(const char *dir, const char *name)
 	return ret ? 1 : 0;
 }
 
-/* XDP: add one to key 0 of map_fd for every packet, and let it pass. */
-static int load_counter(int map_fd)
-{
-	struct bpf_insn insns[] = {
-		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
-		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
-		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
-		BPF_LD_MAP_FD(BPF_REG_1, map_fd),
-		BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
-		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
-		BPF_MOV64_IMM(BPF_REG_1, 1),
-		BPF_RAW_INSN(BPF_STX | BPF_DW | BPF_XADD, BPF_REG_0, BPF_REG_1,
-			     0, 0),
-		BPF_MOV64_IMM(BPF_REG_0, XDP_PASS),
-		BPF_EXIT_INSN(),
-	};
-
-	return bpf_prog_load(BPF_PROG_TYPE_XDP, insns, sizeof(insns), "GPL", 0);
-}
-
 static int cmd_xdp(const char *link_pin, const char *map_pin)
 {
 	int map, prog, link;
@@ -146,7 +127,7 @@ static int cmd_xdp(const char *link_pin, const char *map_pin)
 	map = bpf_create_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1);
 	if (map < 0)
 		return fail("BPF_MAP_CREATE");
-	prog = load_counter(map);
+	prog = load_xdp_counter(map);
 	if (prog < 0)
 		return fail("BPF_PROG_LOAD");
 	link = bpf_link_create(prog, if_nametoindex("lo"), BPF_XDP, 0);
@@ -195,14 +176,9 @@ static int cmd_send(const char *count)
 static int cmd_count(const char *map_pin)
 {
 	__u64 count = 0;
-	__u32 key = 0;
-	int fd;
 
-	fd = bpf_obj_get(map_pin);
-	if (fd < 0)
+	if (read_pinned_count(map_pin, &count))
 		return fail(map_pin);
-	if (bpf_lookup_elem(fd, &key, &count))
-		return fail("lookup");
 	printf("packets: %llu\n", (unsigned long long)count);
 	return 0;
 }
