@@ -20,23 +20,14 @@ FIXTURE(link) {
 
 FIXTURE_SETUP(link)
 {
-	struct sockaddr_in addr = {
-		.sin_family = AF_INET,
-		.sin_port = htons(PORT),
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-
-	self->fs[0] = '\0';
 	self->sink = -1;
-	ASSERT_EQ(0, bpffs_private_mount(self->fs, sizeof(self->fs)))
-		TH_LOG("bpffs: %s", strerror(errno));
+	bpffs_fixture_mount(_metadata, self->fs, sizeof(self->fs));
 	ASSERT_EQ(0, netns_private_lo()) TH_LOG("netns: %s", strerror(errno));
 	snprintf(self->link_pin, sizeof(self->link_pin), "%s/link", self->fs);
 	snprintf(self->map_pin, sizeof(self->map_pin), "%s/count", self->fs);
 	/* a receiver, so no ICMP port-unreachable joins the count */
-	self->sink = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	ASSERT_GE(self->sink, 0);
-	ASSERT_EQ(0, bind(self->sink, (struct sockaddr *)&addr, sizeof(addr)));
+	self->sink = udp_sink(PORT);
+	ASSERT_GE(self->sink, 0) TH_LOG("sink: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(link)
