@@ -275,6 +275,18 @@ TEST_F(fs, pinning_over_an_existing_name_fails_and_keeps_the_old_object)
 	close(b);
 }
 
+/* Two fresh maps, *a pinned at path_a and *b at path_b. */
+static void pin_two_maps(struct __test_metadata *_metadata,
+			 const char *path_a, int *a, const char *path_b, int *b)
+{
+	*a = small_array();
+	*b = small_array();
+	ASSERT_GE(*a, 0);
+	ASSERT_GE(*b, 0);
+	ASSERT_EQ(0, bpf_obj_pin(*a, path_a));
+	ASSERT_EQ(0, bpf_obj_pin(*b, path_b));
+}
+
 TEST_F(fs, rename_moves_a_pin_and_noreplace_refuses_to_clobber)
 {
 	char other[160], moved[160];
@@ -283,12 +295,7 @@ TEST_F(fs, rename_moves_a_pin_and_noreplace_refuses_to_clobber)
 
 	snprintf(other, sizeof(other), "%s/other", self->fs);
 	snprintf(moved, sizeof(moved), "%s/moved", self->fs);
-	a = small_array();
-	b = small_array();
-	ASSERT_GE(a, 0);
-	ASSERT_GE(b, 0);
-	ASSERT_EQ(0, bpf_obj_pin(a, self->pin));
-	ASSERT_EQ(0, bpf_obj_pin(b, other));
+	pin_two_maps(_metadata, self->pin, &a, other, &b);
 	id_a = map_id_of(a);
 	id_b = map_id_of(b);
 	close(a);
@@ -323,12 +330,7 @@ TEST_F(fs, rename_exchange_swaps_two_pins_where_supported)
 	int a, b, ret;
 
 	snprintf(other, sizeof(other), "%s/other", self->fs);
-	a = small_array();
-	b = small_array();
-	ASSERT_GE(a, 0);
-	ASSERT_GE(b, 0);
-	ASSERT_EQ(0, bpf_obj_pin(a, self->pin));
-	ASSERT_EQ(0, bpf_obj_pin(b, other));
+	pin_two_maps(_metadata, self->pin, &a, other, &b);
 	id_a = map_id_of(a);
 	id_b = map_id_of(b);
 
