@@ -7,10 +7,7 @@
  */
 #include "kselftest_harness.h"
 #include "bpffs_fixture.h"
-
-#ifndef BPF_FUNC_map_lookup_elem
-#define BPF_FUNC_map_lookup_elem 1
-#endif
+#include "key0_progs.h"
 
 #define PORT 4242
 
@@ -23,23 +20,14 @@ FIXTURE(link) {
 
 FIXTURE_SETUP(link)
 {
-	struct sockaddr_in addr = {
-		.sin_family = AF_INET,
-		.sin_port = htons(PORT),
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-
-	self->fs[0] = '\0';
 	self->sink = -1;
-	ASSERT_EQ(0, bpffs_private_mount(self->fs, sizeof(self->fs)))
-		TH_LOG("bpffs: %s", strerror(errno));
+	bpffs_fixture_mount(_metadata, self->fs, sizeof(self->fs));
 	ASSERT_EQ(0, netns_private_lo()) TH_LOG("netns: %s", strerror(errno));
 	snprintf(self->link_pin, sizeof(self->link_pin), "%s/link", self->fs);
 	snprintf(self->map_pin, sizeof(self->map_pin), "%s/count", self->fs);
 	/* a receiver, so no ICMP port-unreachable joins the count */
-	self->sink = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	ASSERT_GE(self->sink, 0);
-	ASSERT_EQ(0, bind(self->sink, (struct sockaddr *)&addr, sizeof(addr)));
+	self->sink = udp_sink(PORT);
+	ASSERT_GE(self->sink, 0) TH_LOG("sink: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(link)
@@ -47,27 +35,6 @@ FIXTURE_TEARDOWN(link)
 	if (self->sink >= 0)
 		close(self->sink);
 	bpffs_unmount(self->fs);
-}
-
-/* XDP: count every packet in key 0 of map_fd, then let it pass. */
-static int load_counter(int map_fd)
-{
-	struct bpf_insn insns[] = {
-		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
-		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
-		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
-		BPF_LD_MAP_FD(BPF_REG_1, map_fd),
-		BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
-			     BPF_FUNC_map_lookup_elem),
-		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
-		BPF_MOV64_IMM(BPF_REG_1, 1),
-		BPF_RAW_INSN(BPF_STX | BPF_DW | BPF_XADD, BPF_REG_0, BPF_REG_1,
-			     0, 0),
-		BPF_MOV64_IMM(BPF_REG_0, XDP_PASS),
-		BPF_EXIT_INSN(),
-	};
-
-	return bpf_prog_load(BPF_PROG_TYPE_XDP, insns, sizeof(insns), "GPL", 0);
 }
 
 /*
@@ -87,7 +54,7 @@ static int attach_and_exit(const char *link_pin, const char *map_pin)
 		map = bpf_create_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1);
 		if (map < 0 || bpf_obj_pin(map, map_pin))
 			_exit(200);
-		prog = load_counter(map);
+		prog = load_xdp_counter(map);
 		if (prog < 0)
 			_exit(201);
 		link = bpf_link_create(prog, if_nametoindex("lo"), BPF_XDP, 0);
@@ -102,19 +69,12 @@ static int attach_and_exit(const char *link_pin, const char *map_pin)
 	return WEXITSTATUS(status);
 }
 
+/* The counter's packets so far, or -1. */
 static long long packets(const char *map_pin)
 {
 	__u64 count = 0;
-	__u32 key = 0;
-	int fd;
 
-	fd = bpf_obj_get(map_pin);
-	if (fd < 0)
-		return -1;
-	if (bpf_lookup_elem(fd, &key, &count))
-		count = -1;
-	close(fd);
-	return count;
+	return read_pinned_count(map_pin, &count) ? -1 : (long long)count;
 }
 
 TEST_F(link, a_pinned_link_keeps_counting_after_its_process_exits)

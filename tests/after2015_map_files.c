@@ -3,68 +3,13 @@
  * Reading a pinned map as a file: without BTF the kernel cannot format the
  * values and open() fails; with a BTF blob (4.18) describing key and value,
  * the pin reads as text, one "key: value" line per entry. The blob is built
- * here by hand and loaded through BPF_BTF_LOAD.
+ * by hand (uint_btf.h) and loaded through BPF_BTF_LOAD.
  */
 #include "kselftest_harness.h"
 #include "bpffs_fixture.h"
+#include "uint_btf.h"
 
-#include <linux/btf.h>
-
-FIXTURE(fs) {
-	char fs[64];
-	char pin[128];
-};
-
-FIXTURE_SETUP(fs)
-{
-	self->fs[0] = '\0';
-	ASSERT_EQ(0, bpffs_private_mount(self->fs, sizeof(self->fs)))
-		TH_LOG("bpffs: %s", strerror(errno));
-	snprintf(self->pin, sizeof(self->pin), "%s/m", self->fs);
-}
-
-FIXTURE_TEARDOWN(fs)
-{
-	bpffs_unmount(self->fs);
-}
-
-/* The smallest useful BTF: type 1 is "unsigned int", 32 bits. */
-static const struct {
-	struct btf_header hdr;
-	struct btf_type int_type;
-	__u32 int_encoding;
-	char strings[sizeof("\0unsigned int")];
-} __attribute__((packed)) uint_btf = {
-	.hdr = {
-		.magic = BTF_MAGIC,
-		.version = BTF_VERSION,
-		.hdr_len = sizeof(struct btf_header),
-		.type_off = 0,
-		.type_len = sizeof(struct btf_type) + sizeof(__u32),
-		.str_off = sizeof(struct btf_type) + sizeof(__u32),
-		.str_len = sizeof("\0unsigned int"),
-	},
-	.int_type = {
-		.name_off = 1,
-		.info = BTF_KIND_INT << 24,
-		.size = 4,
-	},
-	.int_encoding = 32,	/* no sign, offset 0, 32 bits */
-	.strings = "\0unsigned int",
-};
-
-/*
- * One matrix row for a call's result: "ok" or the errno's name. errno is
- * kept, since writing the row may change it.
- */
-static void record_result(const char *row, long ret)
-{
-	int err = errno;
-
-	matrix_record(row, "%s", ret >= 0 ? "ok" :
-		      strerrorname_np(err) ? strerrorname_np(err) : "E?");
-	errno = err;
-}
+BPFFS_FS_FIXTURE("m");
 
 /* Reads the whole of path into buf; -1 and errno if open or read fails. */
 static ssize_t read_file(const char *path, char *buf, size_t len)
@@ -112,8 +57,8 @@ TEST_F(fs, a_pinned_map_without_btf_cannot_be_read)
 TEST_F(fs, a_pinned_map_with_btf_reads_as_key_value_lines)
 {
 	struct bpf_map_create_opts opts = {
-		.btf_key_type_id = 1,
-		.btf_value_type_id = 1,
+		.btf_key_type_id = UINT_BTF_TYPE_ID,
+		.btf_value_type_id = UINT_BTF_TYPE_ID,
 	};
 	__u32 key = 1, value = 42;
 	char buf[1024];

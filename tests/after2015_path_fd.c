@@ -15,11 +15,9 @@ FIXTURE(fs) {
 
 FIXTURE_SETUP(fs)
 {
-	self->fs[0] = '\0';
 	self->dirfd = -1;
 	self->map = -1;
-	ASSERT_EQ(0, bpffs_private_mount(self->fs, sizeof(self->fs)))
-		TH_LOG("bpffs: %s", strerror(errno));
+	bpffs_fixture_mount(_metadata, self->fs, sizeof(self->fs));
 	self->dirfd = open(self->fs, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	ASSERT_GE(self->dirfd, 0);
 	self->map = bpf_create_map(BPF_MAP_TYPE_ARRAY, 4, 4, 1);
@@ -33,19 +31,6 @@ FIXTURE_TEARDOWN(fs)
 	if (self->dirfd >= 0)
 		close(self->dirfd);
 	bpffs_unmount(self->fs);
-}
-
-/*
- * One matrix row for a call's result: "ok" or the errno's name. errno is
- * kept, since writing the row may change it.
- */
-static void record_result(const char *row, long ret)
-{
-	int err = errno;
-
-	matrix_record(row, "%s", ret >= 0 ? "ok" :
-		      strerrorname_np(err) ? strerrorname_np(err) : "E?");
-	errno = err;
 }
 
 /* The id of the map pinned at name under dirfd, through BPF_F_PATH_FD. */

@@ -6,60 +6,16 @@
  */
 #include "kselftest_harness.h"
 #include "bpffs_fixture.h"
+#include "key0_progs.h"
 
 #include <stdio.h>
 
-#ifndef BPF_FUNC_map_lookup_elem
-#define BPF_FUNC_map_lookup_elem 1
-#endif
-
-FIXTURE(fs) {
-	char fs[64];
-	char pin[128];
-};
-
-FIXTURE_SETUP(fs)
-{
-	self->fs[0] = '\0';
-	ASSERT_EQ(0, bpffs_private_mount(self->fs, sizeof(self->fs)))
-		TH_LOG("bpffs: %s", strerror(errno));
-	snprintf(self->pin, sizeof(self->pin), "%s/m", self->fs);
-}
-
-FIXTURE_TEARDOWN(fs)
-{
-	bpffs_unmount(self->fs);
-}
-
-/*
- * One matrix row for a call's result: "ok" or the errno's name. errno is
- * kept, since writing the row may change it.
- */
-static void record_result(const char *row, long ret)
-{
-	int err = errno;
-
-	matrix_record(row, "%s", ret >= 0 ? "ok" :
-		      strerrorname_np(err) ? strerrorname_np(err) : "E?");
-	errno = err;
-}
+BPFFS_FS_FIXTURE("m");
 
 static int small_array(void)
 {
 	return bpf_create_map(BPF_MAP_TYPE_ARRAY, sizeof(__u32), sizeof(__u32),
 			      4);
-}
-
-static unsigned int pinned_map_id(const char *path)
-{
-	int fd = bpf_obj_get(path);
-	unsigned int id;
-
-	if (fd < 0)
-		return 0;
-	id = map_id_of(fd);
-	close(fd);
-	return id;
 }
 
 /* ---- BPF_OBJ_GET file_flags (4.15) ---- */
@@ -237,22 +193,12 @@ TEST_F(fs, the_pin_file_mode_decides_what_nobody_may_open)
 /* A socket filter that looks up key 0 and stores to or loads from it. */
 static int load_value_toucher(int map_fd, int write)
 {
-	struct bpf_insn insns[] = {
-		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
-		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
-		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
-		BPF_LD_MAP_FD(BPF_REG_1, map_fd),
-		BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
-			     BPF_FUNC_map_lookup_elem),
-		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
-		write ? BPF_ST_MEM(BPF_W, BPF_REG_0, 0, 1) :
-			BPF_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_0, 0),
-		BPF_MOV64_IMM(BPF_REG_0, 0),
-		BPF_EXIT_INSN(),
-	};
+	const struct bpf_insn touch = write ?
+		BPF_ST_MEM(BPF_W, BPF_REG_0, 0, 1) :
+		BPF_LDX_MEM(BPF_W, BPF_REG_1, BPF_REG_0, 0);
 
-	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns, sizeof(insns),
-			     "GPL", 0);
+	return load_key0_prog(BPF_PROG_TYPE_SOCKET_FILTER, map_fd, &touch, 1,
+			      0);
 }
 
 static void check_prog_view(struct __test_metadata *_metadata, __u32 flag,
@@ -329,6 +275,18 @@ TEST_F(fs, pinning_over_an_existing_name_fails_and_keeps_the_old_object)
 	close(b);
 }
 
+/* Two fresh maps, *a pinned at path_a and *b at path_b. */
+static void pin_two_maps(struct __test_metadata *_metadata,
+			 const char *path_a, int *a, const char *path_b, int *b)
+{
+	*a = small_array();
+	*b = small_array();
+	ASSERT_GE(*a, 0);
+	ASSERT_GE(*b, 0);
+	ASSERT_EQ(0, bpf_obj_pin(*a, path_a));
+	ASSERT_EQ(0, bpf_obj_pin(*b, path_b));
+}
+
 TEST_F(fs, rename_moves_a_pin_and_noreplace_refuses_to_clobber)
 {
 	char other[160], moved[160];
@@ -337,12 +295,7 @@ TEST_F(fs, rename_moves_a_pin_and_noreplace_refuses_to_clobber)
 
 	snprintf(other, sizeof(other), "%s/other", self->fs);
 	snprintf(moved, sizeof(moved), "%s/moved", self->fs);
-	a = small_array();
-	b = small_array();
-	ASSERT_GE(a, 0);
-	ASSERT_GE(b, 0);
-	ASSERT_EQ(0, bpf_obj_pin(a, self->pin));
-	ASSERT_EQ(0, bpf_obj_pin(b, other));
+	pin_two_maps(_metadata, self->pin, &a, other, &b);
 	id_a = map_id_of(a);
 	id_b = map_id_of(b);
 	close(a);
@@ -377,12 +330,7 @@ TEST_F(fs, rename_exchange_swaps_two_pins_where_supported)
 	int a, b, ret;
 
 	snprintf(other, sizeof(other), "%s/other", self->fs);
-	a = small_array();
-	b = small_array();
-	ASSERT_GE(a, 0);
-	ASSERT_GE(b, 0);
-	ASSERT_EQ(0, bpf_obj_pin(a, self->pin));
-	ASSERT_EQ(0, bpf_obj_pin(b, other));
+	pin_two_maps(_metadata, self->pin, &a, other, &b);
 	id_a = map_id_of(a);
 	id_b = map_id_of(b);
 

@@ -11,15 +11,6 @@
 
 #include <sys/prctl.h>
 
-static void record_result(const char *row, long ret)
-{
-	int err = errno;
-
-	matrix_record(row, "%s", ret >= 0 ? "ok" :
-		      strerrorname_np(err) ? strerrorname_np(err) : "E?");
-	errno = err;
-}
-
 TEST(mount_options_set_the_root_of_a_bpffs)
 {
 	char dir[64] = "", mnt[80];

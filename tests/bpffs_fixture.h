@@ -60,6 +60,41 @@ static inline void bpffs_unmount(const char *dir)
 	}
 }
 
+/*
+ * A fixture's setup step: the private bpffs into fs (len bytes), or the
+ * test fails here. fs is "" until mounted, so teardown may always run
+ * bpffs_unmount(fs).
+ */
+static inline void bpffs_fixture_mount(struct __test_metadata *_metadata,
+				       char *fs, size_t len)
+{
+	fs[0] = '\0';
+	ASSERT_EQ(0, bpffs_private_mount(fs, len))
+		TH_LOG("bpffs: %s", strerror(errno));
+}
+
+/*
+ * The fixture "fs" of the tests that need a bpffs and one pin path in it:
+ * self->fs is the mount, self->pin is "<fs>/<pin_name>". A test file writes
+ * BPFFS_FS_FIXTURE("m") where it would write FIXTURE(fs), FIXTURE_SETUP(fs)
+ * and FIXTURE_TEARDOWN(fs); its tests are TEST_F(fs, ...) as before.
+ */
+#define BPFFS_FS_FIXTURE(pin_name)					\
+	FIXTURE(fs) {							\
+		char fs[64];						\
+		char pin[128];						\
+	};								\
+	FIXTURE_SETUP(fs)						\
+	{								\
+		bpffs_fixture_mount(_metadata, self->fs, sizeof(self->fs)); \
+		snprintf(self->pin, sizeof(self->pin), "%s/%s", self->fs, \
+			 pin_name);					\
+	}								\
+	FIXTURE_TEARDOWN(fs)						\
+	{								\
+		bpffs_unmount(self->fs);				\
+	}
+
 /* A network namespace of our own, so nothing else sends on its lo. */
 static inline int netns_private_lo(void)
 {
@@ -191,6 +226,32 @@ static inline int run_fds(char *out, size_t outlen, ...)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/*
+ * A UDP socket bound to 127.0.0.1:port: datagrams sent there then find a
+ * receiver, and no ICMP port-unreachable adds to what lo carries.
+ */
+static inline int udp_sink(int port)
+{
+	struct sockaddr_in addr = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int sock;
+
+	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sock < 0)
+		return -1;
+	if (bind(sock, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		int err = errno;
+
+		close(sock);
+		errno = err;
+		return -1;
+	}
+	return sock;
+}
+
 /* Sends count UDP datagrams of len bytes to 127.0.0.1:port. */
 static inline int send_udp(int port, size_t len, int count)
 {
@@ -239,6 +300,19 @@ static inline unsigned int map_id_of(int fd)
 
 	memset(&info, 0, sizeof(info));
 	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+/* The id of the map pinned at path, or 0 if none can be got there. */
+static inline unsigned int pinned_map_id(const char *path)
+{
+	int fd = bpf_obj_get(path);
+	unsigned int id;
+
+	if (fd < 0)
+		return 0;
+	id = map_id_of(fd);
+	close(fd);
+	return id;
 }
 
 static inline unsigned int prog_id_of(int fd)
@@ -304,6 +378,19 @@ static inline void matrix_record(const char *row, const char *fmt, ...)
 		fclose(f);
 	}
 	errno = saved;
+}
+
+/*
+ * One matrix row for a call's result: "ok" or the errno's name. errno is
+ * kept, since writing the row may change it.
+ */
+static inline void record_result(const char *row, long ret)
+{
+	int err = errno;
+
+	matrix_record(row, "%s", ret >= 0 ? "ok" :
+		      strerrorname_np(err) ? strerrorname_np(err) : "E?");
+	errno = err;
 }
 
 #endif /* BPFFS_FIXTURE_H */

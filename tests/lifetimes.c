@@ -7,35 +7,7 @@
 #include "kselftest_harness.h"
 #include "bpffs_fixture.h"
 
-FIXTURE(fs) {
-	char fs[64];
-	char pin[128];
-};
-
-FIXTURE_SETUP(fs)
-{
-	self->fs[0] = '\0';
-	ASSERT_EQ(0, bpffs_private_mount(self->fs, sizeof(self->fs)))
-		TH_LOG("bpffs: %s", strerror(errno));
-	snprintf(self->pin, sizeof(self->pin), "%s/obj", self->fs);
-}
-
-FIXTURE_TEARDOWN(fs)
-{
-	bpffs_unmount(self->fs);
-}
-
-static unsigned int pinned_map_id(const char *pin)
-{
-	int fd = bpf_obj_get(pin);
-	unsigned int id;
-
-	if (fd < 0)
-		return 0;
-	id = map_id_of(fd);
-	close(fd);
-	return id;
-}
+BPFFS_FS_FIXTURE("obj");
 
 static int map_value(int fd, __u32 key)
 {

@@ -27,20 +27,12 @@ FIXTURE(lo) {
 
 FIXTURE_SETUP(lo)
 {
-	struct sockaddr_in addr = {
-		.sin_family = AF_INET,
-		.sin_port = htons(UDP_PORT),
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-
 	self->fs[0] = '\0';
 	ASSERT_EQ(0, netns_private_lo()) TH_LOG("netns: %s", strerror(errno));
-	ASSERT_EQ(0, bpffs_private_mount(self->fs, sizeof(self->fs)))
-		TH_LOG("bpffs: %s", strerror(errno));
+	bpffs_fixture_mount(_metadata, self->fs, sizeof(self->fs));
 	/* Someone listens, so no ICMP port-unreachable joins the count. */
-	self->listener = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	ASSERT_GE(self->listener, 0);
-	ASSERT_EQ(0, bind(self->listener, (struct sockaddr *)&addr, sizeof(addr)));
+	self->listener = udp_sink(UDP_PORT);
+	ASSERT_GE(self->listener, 0) TH_LOG("listener: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(lo)

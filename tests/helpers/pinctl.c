@@ -16,9 +16,10 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <linux/btf.h>
 
 #include "libbpf.h"
+#include "../key0_progs.h"
+#include "../uint_btf.h"
 
 #define PORT 4242
 
@@ -32,26 +33,6 @@ static const char usage[] =
 	"       pinctl count MAP           print the count\n"
 	"       pinctl unpinned            make a map, print its id, pin nothing\n"
 	"       pinctl hold PATH CMD...    run CMD while holding an fd on PATH\n";
-
-/* Type 1: unsigned int, 32 bits; the least BTF a map's key and value need. */
-static const struct {
-	struct btf_header hdr;
-	struct btf_type type;
-	__u32 encoding;
-	char strings[sizeof("\0unsigned int")];
-} __attribute__((packed)) uint_btf = {
-	.hdr = {
-		.magic = BTF_MAGIC,
-		.version = BTF_VERSION,
-		.hdr_len = sizeof(struct btf_header),
-		.type_len = sizeof(struct btf_type) + sizeof(__u32),
-		.str_off = sizeof(struct btf_type) + sizeof(__u32),
-		.str_len = sizeof("\0unsigned int"),
-	},
-	.type = { .name_off = 1, .info = BTF_KIND_INT << 24, .size = 4 },
-	.encoding = 32,
-	.strings = "\0unsigned int",
-};
 
 static int fail(const char *what)
 {
@@ -70,8 +51,8 @@ static int cmd_map(const char *path, int with_btf)
 		if (btf < 0)
 			return fail("BPF_BTF_LOAD");
 		opts.btf_fd = btf;
-		opts.btf_key_type_id = 1;
-		opts.btf_value_type_id = 1;
+		opts.btf_key_type_id = UINT_BTF_TYPE_ID;
+		opts.btf_value_type_id = UINT_BTF_TYPE_ID;
 	}
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "pinctl", 4, 4, 4, &opts);
 	if (btf >= 0)
@@ -139,26 +120,6 @@ static int cmd_pin_at(const char *dir, const char *name)
 	return ret ? 1 : 0;
 }
 
-/* XDP: add one to key 0 of map_fd for every packet, and let it pass. */
-static int load_counter(int map_fd)
-{
-	struct bpf_insn insns[] = {
-		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
-		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
-		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
-		BPF_LD_MAP_FD(BPF_REG_1, map_fd),
-		BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
-		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
-		BPF_MOV64_IMM(BPF_REG_1, 1),
-		BPF_RAW_INSN(BPF_STX | BPF_DW | BPF_XADD, BPF_REG_0, BPF_REG_1,
-			     0, 0),
-		BPF_MOV64_IMM(BPF_REG_0, XDP_PASS),
-		BPF_EXIT_INSN(),
-	};
-
-	return bpf_prog_load(BPF_PROG_TYPE_XDP, insns, sizeof(insns), "GPL", 0);
-}
-
 static int cmd_xdp(const char *link_pin, const char *map_pin)
 {
 	int map, prog, link;
@@ -166,7 +127,7 @@ static int cmd_xdp(const char *link_pin, const char *map_pin)
 	map = bpf_create_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1);
 	if (map < 0)
 		return fail("BPF_MAP_CREATE");
-	prog = load_counter(map);
+	prog = load_xdp_counter(map);
 	if (prog < 0)
 		return fail("BPF_PROG_LOAD");
 	link = bpf_link_create(prog, if_nametoindex("lo"), BPF_XDP, 0);
@@ -215,14 +176,9 @@ static int cmd_send(const char *count)
 static int cmd_count(const char *map_pin)
 {
 	__u64 count = 0;
-	__u32 key = 0;
-	int fd;
 
-	fd = bpf_obj_get(map_pin);
-	if (fd < 0)
+	if (read_pinned_count(map_pin, &count))
 		return fail(map_pin);
-	if (bpf_lookup_elem(fd, &key, &count))
-		return fail("lookup");
 	printf("packets: %llu\n", (unsigned long long)count);
 	return 0;
 }

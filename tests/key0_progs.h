@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Programs built from instructions in the tests, all of one shape: look up
+ * key 0 of a map, act on the value if there is one, return. The XDP packet
+ * counter is used by after2015_links.c and the pinctl helper, the
+ * value-touching socket filters by after2015_pinning.c.
+ */
+#ifndef KEY0_PROGS_H
+#define KEY0_PROGS_H
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libbpf.h"
+
+/* Room for what may follow the lookup of key 0. */
+#define KEY0_BODY_MAX 8
+
+/*
+ * Loads a program of the given type that looks up key 0 of map_fd and, if
+ * the key is there, runs the body_len instructions of body with r0 pointing
+ * at its value; then it returns retval. The fd, or -1 and errno.
+ */
+static inline int load_key0_prog(enum bpf_prog_type type, int map_fd,
+				 const struct bpf_insn *body, int body_len,
+				 int retval)
+{
+	const struct bpf_insn lookup[] = {
+		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0),	/* key 0 on the stack */
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+		BPF_LD_MAP_FD(BPF_REG_1, map_fd),
+		BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
+			     BPF_FUNC_map_lookup_elem),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, body_len),	/* not there */
+	};
+	/* the lookup, the body, r0 = retval and exit */
+	struct bpf_insn insns[sizeof(lookup) / sizeof(lookup[0]) +
+			      KEY0_BODY_MAX + 2];
+	size_t n = sizeof(lookup) / sizeof(lookup[0]);
+
+	if (body_len < 0 || body_len > KEY0_BODY_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(insns, lookup, sizeof(lookup));
+	memcpy(insns + n, body, body_len * sizeof(*body));
+	n += body_len;
+	insns[n++] = BPF_MOV64_IMM(BPF_REG_0, retval);
+	insns[n++] = BPF_EXIT_INSN();
+	return bpf_prog_load(type, insns, n * sizeof(*insns), "GPL", 0);
+}
+
+/* XDP: add one to key 0 of map_fd (8-byte values) per packet; pass it. */
+static inline int load_xdp_counter(int map_fd)
+{
+	const struct bpf_insn add_one[] = {
+		BPF_MOV64_IMM(BPF_REG_1, 1),
+		BPF_RAW_INSN(BPF_STX | BPF_DW | BPF_XADD, BPF_REG_0, BPF_REG_1,
+			     0, 0),
+	};
+
+	return load_key0_prog(BPF_PROG_TYPE_XDP, map_fd, add_one, 2, XDP_PASS);
+}
+
+/*
+ * The count so far: key 0 of the counter's map, pinned at map_pin. 0, or
+ * -1 and errno if the pin cannot be got or the key read.
+ */
+static inline int read_pinned_count(const char *map_pin, __u64 *count)
+{
+	__u32 key = 0;
+	int fd, ret, err;
+
+	fd = bpf_obj_get(map_pin);
+	if (fd < 0)
+		return -1;
+	ret = bpf_lookup_elem(fd, &key, count);
+	err = errno;
+	close(fd);
+	errno = err;
+	return ret;
+}
+
+#endif /* KEY0_PROGS_H */
