@@ -68,7 +68,7 @@ fds_example: fds_example.o hints.o $(LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 examples/lo_watch: examples/lo_watch.c libbpf.o
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $^
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
 sockex1_kern.o: sockex1_kern.c | deps
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
@@ -97,16 +97,16 @@ tests/bin/compat_2015: tests/compat/sample_2015.c $(LIB_OBJS)
 
 tests/bin/bpffs_dump: tests/helpers/bpffs_dump.c libbpf.o
 	@mkdir -p tests/bin
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $^
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
 # docs/after-2015.md runs it.
 tests/bin/helpers/pinctl: tests/helpers/pinctl.c libbpf.o
 	@mkdir -p tests/bin/helpers
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $^
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
 tests/bin/mkcorrupt: tests/helpers/mkcorrupt.c
 	@mkdir -p tests/bin
-	$(CC) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
 tests/bin/%_kern.o: tests/objects/%_kern.c | deps
 	@mkdir -p tests/bin

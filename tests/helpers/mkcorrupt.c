@@ -296,6 +296,10 @@ static void content_corruptions(struct layout *l)
 	       (unsigned long long)l->sh[l->prog].sh_size - 3);
 	l->sh[l->prog].sh_size -= 3;
 	emit(orig_size, "prog-size-not-whole-instructions");
+	expect("section '%s': size %llu is not whole instructions", prog,
+	       (unsigned long long)l->sh[l->prog].sh_size - 4);
+	l->sh[l->prog].sh_size -= 4;
+	emit(orig_size, "prog-size-half-an-instruction");
 	expect("section %d: cannot read its data", l->prog);
 	l->sh[l->prog].sh_type = SHT_NOBITS;
 	emit(orig_size, "prog-nobits");
