@@ -14,7 +14,7 @@ trap 'rm -rf "$root"' EXIT
 # What the scenarios and the runner run, beyond bash builtins.
 tools=(bash env echo printf cat cp mv rm ln ls mkdir rmdir chmod chown touch install
        mktemp stat head tail cut wc seq sort tee sleep true false id basename nproc
-       dirname readlink grep sed awk diff cmp xargs timeout unshare setpriv
+       dirname readlink grep sed awk diff cmp xargs timeout truncate unshare setpriv
        mount umount flock nsenter bpftool)
 
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,root,project,shared}
