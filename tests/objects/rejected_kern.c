@@ -28,7 +28,7 @@ int count_hits(struct __sk_buff *skb)
 SEC("socket_bad")
 int read_past_context(struct __sk_buff *skb)
 {
-	return ((volatile __u32 *)skb)[250];
+	return ((__u32 *)skb)[250];
 }
 
 char _license[] SEC("license") = "GPL";
