@@ -53,6 +53,8 @@ int bpf_map_update_elem(int fd, const void *key, const void *value,
 int bpf_map_lookup_elem(int fd, const void *key, void *value);
 int bpf_map_delete_elem(int fd, const void *key);
 int bpf_map_get_next_key(int fd, const void *key, void *next_key);
+/* BPF_MAP_FREEZE (5.2): from now on no write from user space succeeds. */
+int bpf_map_freeze(int fd);
 
 /* file_flags: BPF_F_RDONLY, BPF_F_WRONLY (4.15), BPF_F_PATH_FD (6.5). */
 struct bpf_obj_get_opts {
@@ -74,6 +76,8 @@ int bpf_obj_pin_opts(int fd, const char *pathname,
 /* BPF_OBJ_GET_INFO_BY_FD (4.13); *info_len becomes the length the kernel wrote. */
 int bpf_obj_get_info_by_fd(int fd, void *info, __u32 *info_len);
 int bpf_map_get_fd_by_id(__u32 id);
+/* BPF_MAP_GET_NEXT_ID (4.13): the lowest map id above start_id in *next_id. */
+int bpf_map_get_next_id(__u32 start_id, __u32 *next_id);
 int bpf_prog_get_fd_by_id(__u32 id);
 
 struct bpf_btf_load_opts {

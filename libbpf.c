@@ -163,6 +163,12 @@ int bpf_map_get_next_key(int fd, const void *key, void *next_key)
 	return map_elem_op(BPF_MAP_GET_NEXT_KEY, fd, key, next_key, 0);
 }
 
+/* Its attr is map_fd alone, the first field of the element commands'. */
+int bpf_map_freeze(int fd)
+{
+	return map_elem_op(BPF_MAP_FREEZE, fd, NULL, NULL, 0);
+}
+
 /* BPF_OBJ_PIN and BPF_OBJ_GET as of 6.5. */
 struct obj_attr {
 	__aligned_u64 pathname;
@@ -242,6 +248,20 @@ int bpf_map_get_fd_by_id(__u32 id)
 int bpf_prog_get_fd_by_id(__u32 id)
 {
 	return get_fd_by_id(BPF_PROG_GET_FD_BY_ID, id);
+}
+
+int bpf_map_get_next_id(__u32 start_id, __u32 *next_id)
+{
+	union bpf_attr attr;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.start_id = start_id;
+
+	ret = sys_bpf(BPF_MAP_GET_NEXT_ID, &attr, sizeof(attr));
+	if (ret == 0)
+		*next_id = attr.next_id;
+	return ret;
 }
 
 int bpf_btf_load(const void *btf_data, size_t btf_size,
