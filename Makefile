@@ -39,7 +39,8 @@ LIB_OBJS := libbpf.o bpf_load.o
 TEST_SRCS := $(wildcard tests/*.c)
 KSELFTESTS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
 TEST_HELPERS := tests/bin/compat_2015 tests/bin/bpffs_dump tests/bin/mkcorrupt \
-		tests/bin/helpers/pinctl tests/bin/helpers/map_ids
+		tests/bin/helpers/pinctl tests/bin/helpers/map_ids \
+		tests/bin/helpers/repin_loop
 TEST_BINS := $(KSELFTESTS) $(TEST_HELPERS) tests/bin/tests.list
 TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/three_maps_kern.o \
 	     tests/bin/map_flags_kern.o \
@@ -107,8 +108,8 @@ tests/bin/helpers/pinctl: tests/helpers/pinctl.c libbpf.o
 	@mkdir -p tests/bin/helpers
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
-# The beyond_* scenarios run it: map ids.
-tests/bin/helpers/map_ids: tests/bin/helpers/%: tests/helpers/%.c libbpf.o
+# The beyond_* scenarios run them: map ids, and a pin replaced in a loop.
+tests/bin/helpers/map_ids tests/bin/helpers/repin_loop: tests/bin/helpers/%: tests/helpers/%.c libbpf.o
 	@mkdir -p tests/bin/helpers
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
