@@ -102,8 +102,7 @@ bind_shared_bpffs()
 	when_finished umount -R "$host"
 	mount --make-shared "$host"
 	ns_start unchanged
-	ns_do "$ns" mount --bind "$host" "$ctr"
-	ns_do "$ns" mount --make-"$1" "$ctr"
+	ns_do "$ns" mount --bind --make-"$1" "$host" "$ctr"
 }
 
 # check_bind MODE PINS MOUNTS: what crosses between the parent's bpffs and
