@@ -13,7 +13,7 @@ REPIN_LOOP=$TOP/tests/bin/helpers/repin_loop
 if [[ -n ${FDS_IN_VM:-} ]]; then
 	RACERS=${RACERS:-5} ROUNDS=${ROUNDS:-3}
 else
-	RACERS=${RACERS:-8} ROUNDS=${ROUNDS:-10}
+	RACERS=${RACERS:-8} ROUNDS=${ROUNDS:-8}
 fi
 
 # wait_for_file FILE: until FILE exists and is not empty, 10 s at most.
@@ -27,19 +27,21 @@ wait_for_file()
 	fail "no $1 after 10 s"
 }
 
-# race N NAME FUNC: runs FUNC 0 .. FUNC N-1 in N processes released at
-# once: each blocks reading a pipe until the step closes the pipe's only
-# write end, once all are waiting. Process i's stdout and stderr go to
-# $T/NAME.i.out and .err, its exit status to ${race_status[i]}. (Builtins
-# but for mkfifo: under TCG an exec costs ~0.1 s, longer than the race.)
-race()
+# race_ready N NAME FUNC: starts FUNC 0 .. FUNC N-1 in N processes, each
+# blocked reading a pipe whose only write end the step holds; returns once
+# all are waiting. race_go releases them at once by closing that end, and
+# waits for them. Process i's stdout and stderr go to $T/NAME.i.out and
+# .err, its exit status to ${race_status[i]}. (Builtins but for mkfifo:
+# under TCG an exec costs ~0.1 s, longer than the race.)
+race_ready()
 {
-	local n=$1 name=$2 func=$3 i tries pids=()
+	local n=$1 name=$2 func=$3 i tries
 	rm -f "$T/$name".*.ready
 	[[ -p $T/gate ]] || mkfifo "$T/gate"
 	# a FIFO opened read-write first, so neither end's open blocks
 	# shellcheck disable=SC2094 # one FIFO, three opens on purpose
 	exec 9<> "$T/gate" 8> "$T/gate" 7< "$T/gate" 9<&-
+	race_pids=()
 	for ((i = 0; i < n; i++)); do
 		(
 			exec 8>&-
@@ -48,7 +50,7 @@ race()
 			exec 7<&-
 			"$func" "$i" > "$T/$name.$i.out" 2> "$T/$name.$i.err"
 		) &
-		pids[i]=$!
+		race_pids[i]=$!
 	done
 	for ((i = 0, tries = 0; i < n; tries++)); do
 		((tries < 2000)) || fail "contender $i not ready after 10 s"
@@ -56,11 +58,16 @@ race()
 		[[ -s $T/$name.$i.ready ]] && i=$((i + 1)) ||
 			read -r -t 0.005 -u 7 _ || true
 	done
+}
+
+race_go()
+{
+	local i
 	exec 8>&- 7<&-
 	race_status=()
-	for ((i = 0; i < n; i++)); do
+	for i in "${!race_pids[@]}"; do
 		race_status[i]=0
-		wait "${pids[i]}" || race_status[i]=$?
+		wait "${race_pids[i]}" || race_status[i]=$?
 	done
 }
 
@@ -110,8 +117,8 @@ live_maps_between()
 }
 
 step "$RACERS parallel -P on one path, $ROUNDS rounds: one pins, the rest get EEXIST, no map is left" '
-	# Map ids are global and increase: maps made just before and after a
-	# round bound the ids of the maps made in it. A round in which some
+	# Map ids are global and increase: maps made just before the release
+	# and just after the last exit bound the ids of the maps made in it. A round in which some
 	# other process on the machine made maps too is run again: only a
 	# round with exactly $RACERS new ids tells the losers'"'"' maps apart.
 	clean=0 shared=0
@@ -119,8 +126,9 @@ step "$RACERS parallel -P on one path, $ROUNDS rounds: one pins, the rest get EE
 		((shared <= 5 * ROUNDS)) ||
 			fail "other processes made maps during $shared rounds"
 		path=$FS/race$round
+		race_ready "$RACERS" pin pinner
 		before=$("$MAP_IDS" next)
-		race "$RACERS" pin pinner
+		race_go
 		after=$("$MAP_IDS" next)
 		check_pin_race "$RACERS"
 		winner_id=$("$MAP_IDS" pinned "$path")
@@ -149,7 +157,8 @@ getters_see()
 	re='^bpf: get fd:3 \(Success\)'$'\n''bpf: fd:3 l->\(1\):([0-9]+) ret:\(0,Success\)'$'\n''$'
 	for ((round = 0; round < ROUNDS; round++)); do
 		path=$want
-		race "$RACERS" get getter
+		race_ready "$RACERS" get getter
+		race_go
 		for ((i = 0; i < RACERS; i++)); do
 			slurp out "$T/get.$i.out"
 			if ((race_status[i] == 0)) && [[ $out =~ $re ]]; then
