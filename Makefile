@@ -32,6 +32,9 @@ KSELFTEST_DIR ?= $(CACHE)/kselftest
 PREFIX       ?= /usr/local
 BPFFS        ?=
 
+# The kernel matrix's labels, from its table (data/kernels).
+KERNEL_LABELS := $(shell awk '!/^\#/ && NF { print $$1 }' data/kernels)
+
 LIB_OBJS := libbpf.o bpf_load.o
 # tests/*.c are the kselftest tests; the helpers are programs the tests (or
 # docs) run. tests/run.sh runs the binaries tests/bin/tests.list names and
@@ -50,8 +53,11 @@ FLAGS_STAMP := .build-flags
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
+# Installs the Debian packages of the groups DEPS names (data/packages), as
+# root. Builds never install: every other target only checks its groups.
+DEPS ?= build check
 deps:
-	@scripts/deps.sh build
+	@scripts/deps.sh --install $(DEPS)
 
 # Objects are rebuilt when the flags change (SANITIZE=1, VALGRIND=1 and back).
 $(FLAGS_STAMP): FORCE
@@ -61,7 +67,7 @@ $(FLAGS_STAMP): FORCE
 DEPFLAGS = -MMD -MP
 -include $(wildcard *.d examples/*.d tests/bin/*.d tests/bin/helpers/*.d)
 
-%.o: %.c $(FLAGS_STAMP) | deps
+%.o: %.c $(FLAGS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) -c -o $@ $<
 
 fds_example: fds_example.o hints.o $(LIB_OBJS)
@@ -70,7 +76,7 @@ fds_example: fds_example.o hints.o $(LIB_OBJS)
 examples/lo_watch: examples/lo_watch.c libbpf.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
-sockex1_kern.o: sockex1_kern.c | deps
+sockex1_kern.o: sockex1_kern.c
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(KSELFTEST_DIR)/kselftest_harness.h:
@@ -108,7 +114,7 @@ tests/bin/mkcorrupt: tests/helpers/mkcorrupt.c
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
-tests/bin/%_kern.o: tests/objects/%_kern.c | deps
+tests/bin/%_kern.o: tests/objects/%_kern.c
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
@@ -116,7 +122,7 @@ tests/bin/%_kern.o: tests/objects/%_kern.c | deps
 TEST_OBJS += tests/bin/after2015_iter_kern.o
 tests/bin/after2015_iter_kern.o: BPF_CFLAGS += -g
 
-tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c | deps
+tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -D$(if $(findstring maps,$@),MANY_MAPS,MANY_PROGS) -c -o $@ $<
 
@@ -183,14 +189,16 @@ clean:
 	@$(MAKE) -s -C fuzz clean
 
 help:
+	@echo 'make deps         install the Debian packages (root; DEPS="build check vm fuzz bench docs valgrind", default: build check)'
 	@echo 'make              build fds_example, sockex1_kern.o and examples/lo_watch'
 	@echo 'make docs         draw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz)'
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'
 	@echo 'make lint         shellcheck, checkpatch.pl and function length (make check runs it first)'
 	@echo 'make mutate       apply each mutant of tests/mutants.txt to a scratch copy and rerun the suite (MUTANTS_ONLY=id...)'
-	@echo 'make check-vm     run the suite in QEMU on Debian 5.10, 6.1, 6.12 and sid kernels, compare the kernel matrix'
-	@echo '                  (KERNELS=5.10,6.12 for a subset, KERNEL=bzImage... for your own, MATRIX_UPDATE=1 to rewrite it)'
+	@echo 'make check-vm     run the suite in QEMU on the Debian kernels of data/kernels ($(KERNEL_LABELS)),'
+	@echo '                  compare the kernel matrix (KERNELS=$(firstword $(KERNEL_LABELS)),... for a subset,'
+	@echo '                  KERNEL=bzImage... for your own, MATRIX_UPDATE=1 to rewrite it)'
 	@echo 'make matrix-update  write the last runs into docs/kernel-matrix.md'
 	@echo 'make fuzz         fuzz the ELF loader for FUZZ_SECONDS (default 60)'
 	@echo 'make bench        print the benchmark table'

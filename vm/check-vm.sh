@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # make check-vm: the suite of make check inside QEMU, once per kernel, two
 # guests at a time, then the kernel matrix compared with docs/kernel-matrix.md.
-#   KERNELS=5.10,6.12             a subset of the default matrix (5.10, 6.1,
-#                                 6.12, sid: Debian's cloud kernels, fetched
-#                                 and cached by vm/fetch-kernels.sh)
+#   KERNELS=5.10,6.12             a subset of the matrix (data/kernels:
+#                                 Debian's cloud kernels, fetched and cached
+#                                 by vm/fetch-kernels.sh)
 #   KERNEL="a/vmlinuz b/bzImage"  boot these instead; the column is named
 #                                 after the file (or its directory)
 #   ACCEL=kvm|tcg                 accelerator (default: KVM if a probe boot

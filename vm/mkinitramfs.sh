@@ -12,10 +12,10 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/fds-vm-root.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 
 # What the scenarios and the runner run, beyond bash builtins.
-tools=(bash env echo printf cat cp mv rm ln ls mkdir rmdir chmod chown touch install
-       mktemp stat head tail cut wc seq sort tee sleep true false id basename nproc
-       dirname readlink grep sed awk diff cmp xargs timeout truncate unshare setpriv
-       mount umount flock nsenter bpftool)
+tools=()
+while read -r t; do
+	[[ -z $t || $t == \#* ]] || tools+=("$t")
+done < "$top/data/guest-tools"
 
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,root,project,shared}
 cp /bin/busybox "$root/bin/busybox"
