@@ -136,7 +136,7 @@ mutate: test-build
 
 # make check runs make lint first: shellcheck, checkpatch and the
 # function-length check (no C function over 60 lines).
-check: all $(TEST_BINS) $(TEST_OBJS) $(CACHE)/checkpatch/checkpatch.pl
+check: all $(TEST_BINS) $(TEST_OBJS) $(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py
 	@scripts/deps.sh check $(if $(filter 1,$(VALGRIND)),valgrind)
 	@scripts/lint.sh
 	@VALGRIND=$(VALGRIND) tests/run.sh
@@ -145,7 +145,7 @@ lint: $(CACHE)/checkpatch/checkpatch.pl
 	@scripts/deps.sh check
 	@scripts/lint.sh
 
-$(CACHE)/checkpatch/checkpatch.pl:
+$(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py:
 	@scripts/deps.sh check
 	scripts/fetch-kselftest.sh $(CACHE)
 
@@ -156,10 +156,11 @@ check-vm: all $(TEST_BINS) $(TEST_OBJS)
 	@scripts/deps.sh check vm
 	@vm/check-vm.sh
 
-# The last runs' observations (build/matrix/*.tsv) become the committed matrix.
-MATRIX_RUNS = $(foreach f,$(wildcard build/matrix/*.tsv),$(basename $(notdir $(f)))=$(f))
+# The last runs' observations (build/results/*/matrix.tsv, but the partial
+# runs of tests/run.sh PATTERN) become the committed matrix.
+MATRIX_RUNS = $(foreach d,$(filter-out build/results/partial/,$(dir $(wildcard build/results/*/matrix.tsv))),$(notdir $(d:/=))=$(d:/=))
 matrix-update:
-	@$(if $(MATRIX_RUNS),scripts/matrix.sh update $(MATRIX_RUNS),echo 'no build/matrix/*.tsv: run make check or make check-vm first'; false)
+	@$(if $(MATRIX_RUNS),scripts/matrix.py update $(MATRIX_RUNS),echo 'no build/results/*/matrix.tsv: run make check or make check-vm first'; false)
 
 # The lifetimes picture of docs/walkthrough.md, from its Graphviz source.
 docs: docs/lifetimes.svg

@@ -1,6 +1,9 @@
 # shellcheck shell=bash
 # Sourced by every shell scenario: a private bpffs per scenario, named steps
-# printed as KTAP, and the checks the steps are made of.
+# printed as KTAP v1, and the checks the steps are made of. The KTAP is
+# kept until the scenario ends, so that its plan comes first, as
+# Documentation/dev-tools/ktap.rst wants: "1..N" right after the version
+# line (also when the scenario stops early: the steps run so far).
 # A scenario calls scenario_begin, then step NAME 'commands'..., then
 # scenario_end. A step's commands run with `set -e` in a subshell; any command
 # that fails fails the step, and the step's output is shown under it.
@@ -32,22 +35,41 @@ scenario_begin()
 		FDS_PRIVATE_NS=1 exec unshare --mount --propagation private \
 			bash "$0" "${SCENARIO_ARGS[@]}"
 	fi
-	echo "KTAP version 1"
 	T=$(mktemp -d "${TMPDIR:-/tmp}/fds-test.XXXXXX") || exit 1
 	FS=$T/fs
 	mkdir "$FS"
+	: > "$T/ktap"
 	trap scenario_cleanup EXIT
 	if ! mount -t bpf bpf "$FS"; then
-		echo "Bail out! cannot mount a bpffs on $FS"
+		ktap_line "Bail out! cannot mount a bpffs on $FS"
 		exit 1
 	fi
 	cd "$TOP" || exit 1
 }
 
-# Unmounts whatever the scenario mounted under $T, deepest first.
+# ktap_line LINE...: result and diagnostic lines of the scenario's KTAP,
+# printed after the plan when it ends.
+ktap_line()
+{
+	printf '%s\n' "$@" >> "$T/ktap"
+}
+
+# The scenario's KTAP, once: version, plan, then the lines kept so far.
+KTAP_PRINTED=0
+ktap_print()
+{
+	((KTAP_PRINTED)) && return
+	KTAP_PRINTED=1
+	printf 'KTAP version 1\n1..%d\n' "$STEP_NUM"
+	show_file "" "$T/ktap"
+}
+
+# Prints the KTAP, and unmounts whatever the scenario mounted under $T,
+# deepest first.
 scenario_cleanup()
 {
 	local mnt
+	ktap_print
 	awk -v t="$T/" 'index($2, t) == 1 { print $2 }' /proc/self/mounts |
 		sort -r | while read -r mnt; do umount -l "$mnt"; done
 	rm -rf "$T"
@@ -55,7 +77,7 @@ scenario_cleanup()
 
 scenario_end()
 {
-	echo "1..$STEP_NUM"
+	ktap_print
 	exit $((STEP_FAILED ? 1 : 0))
 }
 
@@ -88,21 +110,35 @@ step()
 	body=$1
 	shift
 	((host_only)) && [[ -n ${FDS_IN_VM:-} ]] && return 0
+	step_name "$name"
+	name=$STEP_NAME
 	if ! have_all "$needs"; then
-		STEP_NUM=$((STEP_NUM + 1))
-		echo "ok $STEP_NUM $name # SKIP $PREREQ_MISSING"
+		ktap_line "ok $STEP_NUM $name # SKIP $PREREQ_MISSING"
 		return 0
 	fi
-	STEP_NUM=$((STEP_NUM + 1))
 	(step_run "$body" "$@") > "$T/step.log" 2>&1 < /dev/null
 	rc=$?
 	if ((rc == 0)); then
-		echo "ok $STEP_NUM $name"
+		ktap_line "ok $STEP_NUM $name"
 	else
 		STEP_FAILED=1
-		echo "not ok $STEP_NUM $name"
-		sed 's/^/# /' "$T/step.log"
+		ktap_line "not ok $STEP_NUM $name"
+		show_file "# " "$T/step.log" >> "$T/ktap"
 	fi
+}
+
+# step_name NAME: numbers the next step; STEP_NAME is NAME, made unique in
+# the scenario (KTAP wants that within a level) by " (2)", " (3)"... on
+# its repeats, as when the walkthrough runs one command twice.
+declare -A STEP_NAMES=()
+step_name()
+{
+	local seen=${STEP_NAMES[$1]:-0}
+	STEP_NUM=$((STEP_NUM + 1))
+	STEP_NAMES[$1]=$((seen + 1))
+	STEP_NAME=$1
+	((seen)) && STEP_NAME+=" ($((seen + 1)))"
+	return 0
 }
 
 # step_run BODY [ARG...]: BODY with ARG... as its "$@", in the subshell
@@ -194,15 +230,16 @@ have_all()
 # passes when no problem is given.
 report_step()
 {
-	local name=$1
+	local name
+	step_name "$1"
+	name=$STEP_NAME
 	shift
-	STEP_NUM=$((STEP_NUM + 1))
 	if (($# == 0)); then
-		echo "ok $STEP_NUM $name"
+		ktap_line "ok $STEP_NUM $name"
 	else
 		STEP_FAILED=1
-		echo "not ok $STEP_NUM $name"
-		printf '# %s\n' "$@"
+		ktap_line "not ok $STEP_NUM $name"
+		ktap_line "${@/#/# }"
 	fi
 }
 

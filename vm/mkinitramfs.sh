@@ -19,7 +19,7 @@ done < "$top/data/guest-tools"
 
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,root,project,shared}
 cp /bin/busybox "$root/bin/busybox"
-for applet in sh ip poweroff sync uname; do
+for applet in sh ip poweroff sync uname stty tar; do
 	ln -sf busybox "$root/bin/$applet"
 done
 
