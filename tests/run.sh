@@ -29,21 +29,21 @@ fi
 pattern=${1:-}
 pass=0 fail=0 skip=0
 
-# say MESSAGE: the runner's own complaint, and exit 1.
-say() { echo "run.sh: $*" >&2; exit 1; }
+# die MESSAGE: the runner cannot run; exit 1.
+die() { echo "run.sh: $*" >&2; exit 1; }
 
 # The kselftest binaries are those the Makefile lists in tests/bin/tests.list;
 # the helpers built next to them are not tests.
 list=$TOP/tests/bin/tests.list
-[[ -f $list ]] || say "no $list (run make check)"
+[[ -f $list ]] || die "no $list (run make check)"
 mapfile -t kselftests < "$list"
 tests=()
 for t in "$TOP"/tests/scenarios/*.sh "${kselftests[@]/#/$TOP/tests/bin/}"; do
 	[[ -z $pattern || ${t##*/} == *$pattern* ]] || continue
-	[[ $t == *.sh || -x $t ]] || say "$t is listed but not built (run make check)"
+	[[ $t == *.sh || -x $t ]] || die "$t is listed but not built (run make check)"
 	tests+=("$t")
 done
-((${#tests[@]})) || say "no tests found (run make check)"
+((${#tests[@]})) || die "no tests found (run make check)"
 
 cd "$TOP" || exit 1
 # Kernels before 5.11 charge every map to RLIMIT_MEMLOCK; only the memlock

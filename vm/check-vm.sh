@@ -28,8 +28,8 @@ run_start=$EPOCHREALTIME
 
 say() { printf 'check-vm: %s\n' "$*"; }
 secs() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }'; }
-# give_up WHY: nothing could be booted.
-give_up() { say "$*"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+# die WHY: nothing could be booted; the closing line says so.
+die() { say "$*"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 # --- kernels ---------------------------------------------------------------
 labels=() kernels=()
@@ -45,19 +45,19 @@ if [[ -n ${KERNEL:-} ]]; then
 	done
 else
 	list=$("$top/vm/fetch-kernels.sh" "$cache") ||
-		give_up "fetching the kernels failed (see above); nothing booted"
+		die "fetching the kernels failed (see above); nothing booted"
 	while read -r l k; do
 		labels+=("$l") kernels+=("$k")
 	done <<< "$list"
 fi
-((${#kernels[@]})) || give_up "no kernel to boot"
+((${#kernels[@]})) || die "no kernel to boot"
 for k in "${kernels[@]}"; do
-	[[ -r $k ]] || give_up "kernel $k: not a readable file"
+	[[ -r $k ]] || die "kernel $k: not a readable file"
 done
 
 # --- root filesystem -----------------------------------------------------
 initrd=$build/initramfs.cpio
-"$top/vm/mkinitramfs.sh" "$initrd" || give_up "cannot build the initramfs"
+"$top/vm/mkinitramfs.sh" "$initrd" || die "cannot build the initramfs"
 
 # --- one boot --------------------------------------------------------------
 # boot NAME KERNEL ACCEL LIMIT APPEND [INITRD]: boots with three serial
