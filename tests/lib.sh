@@ -326,7 +326,7 @@ expect_out()
 	slurp got "$T/out"
 	[[ $got == "$want" ]] && return 0
 	printf '%s' "$want" > "$T/out.expected"
-	diff -u --label expected --label stdout "$T/out.expected" "$T/out" >&2
+	diff -u --label expected --label stdout "$T/out.expected" "$T/out" >&2 || true
 	fail "stdout differs from the expected lines (diff above)"
 }
 
@@ -390,12 +390,13 @@ same_as()
 }
 
 # wait_gone KIND ID: the kernel frees an unreferenced object after an RCU
-# grace period; waits up to 5 s for bpftool to stop finding it. (Not a
-# builtin helper like those above: it runs bpftool.)
+# grace period; waits up to 5 s (WAIT_GONE_TRIES of 50 ms, default 100) for
+# bpftool to stop finding it. (Not a builtin helper like those above: it
+# runs bpftool.)
 wait_gone()
 {
 	local kind=$1 id=$2 i
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < ${WAIT_GONE_TRIES:-100}; i++)); do
 		bpftool "$kind" show id "$id" > /dev/null 2>&1 || return 0
 		sleep 0.05
 	done
