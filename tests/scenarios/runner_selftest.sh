@@ -26,7 +26,8 @@ scenario skips "prereq NEVER never false; step good true; step needy --needs NEV
 scenario hangs "step sleeper 'sleep 60'"
 
 # run NAME [VAR=VALUE...] [PATTERN]: the scratch runner, its stdout in
-# $T/NAME.out, exit status in $T/NAME.rc, results in $T/NAME.res/.
+# $T/NAME.out, exit status in $T/NAME.rc, results in $T/NAME.res/ (and
+# not in this run's matrix rows, which $FDS_MATRIX_OUT names).
 run()
 {
 	local name=$1 rc=0 vars=()
@@ -35,7 +36,7 @@ run()
 		vars+=("$1")
 		shift
 	done
-	env -u CI FDS_RESULTS="$T/$name.res" "${vars[@]}" bash "$tree/tests/run.sh" "$@" \
+	env -u CI -u FDS_MATRIX_OUT FDS_RESULTS="$T/$name.res" "${vars[@]}" bash "$tree/tests/run.sh" "$@" \
 		> "$T/$name.out" 2> "$T/$name.err" || rc=$?
 	echo "$rc" > "$T/$name.rc"
 }
