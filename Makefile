@@ -44,8 +44,11 @@ KSELFTESTS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
 TEST_HELPERS := tests/bin/compat_2015 tests/bin/bpffs_dump tests/bin/mkcorrupt \
 		tests/bin/helpers/pinctl
 TEST_BINS := $(KSELFTESTS) $(TEST_HELPERS) tests/bin/tests.list
-TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/map_flags_kern.o \
-	     tests/bin/static_maps_kern.o \
+TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/three_maps_kern.o \
+	     tests/bin/map_flags_kern.o \
+	     tests/bin/static_maps_kern.o tests/bin/rejected_kern.o \
+	     tests/bin/bad_map_kern.o tests/bin/long_names_kern.o \
+	     tests/bin/long_license_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
@@ -125,6 +128,10 @@ tests/bin/after2015_iter_kern.o: BPF_CFLAGS += -g
 tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -D$(if $(findstring maps,$@),MANY_MAPS,MANY_PROGS) -c -o $@ $<
+
+tests/bin/long_license_kern.o: tests/objects/long_names_kern.c
+	@mkdir -p tests/bin
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -DLICENSE_128 -c -o $@ $<
 
 # Everything the suite runs, built, nothing run (make mutate rebuilds with it).
 test-build: all $(TEST_BINS) $(TEST_OBJS)

@@ -14,7 +14,8 @@
 #include <libelf.h>
 #include <gelf.h>
 
-#include "bpf_load.h"
+#include "bpf_object.h"
+#include "bpf_syscall.h"
 #include "libbpf.h"
 
 #ifndef EM_BPF
@@ -33,8 +34,6 @@
 
 int map_fd[MAX_MAPS];
 int prog_fd[MAX_PROGS];
-int map_cnt;
-int prog_cnt;
 
 /*
  * What bpf_object_parse() has learned of the file so far: its size, the
@@ -55,15 +54,15 @@ struct parse_state {
 	int *prog_of;
 };
 
-static void plan_error(struct bpf_object_plan *plan, const char *fmt, ...)
+static void spec_error(struct bpf_object_spec *spec, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void plan_error(struct bpf_object_plan *plan, const char *fmt, ...)
+static void spec_error(struct bpf_object_spec *spec, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(plan->err, sizeof(plan->err), fmt, ap);
+	vsnprintf(spec->err, sizeof(spec->err), fmt, ap);
 	va_end(ap);
 }
 
@@ -98,53 +97,53 @@ static int read_section(Elf *elf, size_t idx, GElf_Shdr *shdr,
 	return section_data(scn, shdr, data);
 }
 
-static int check_header(Elf *elf, struct bpf_object_plan *plan)
+static int check_header(Elf *elf, struct bpf_object_spec *spec)
 {
 	GElf_Ehdr ehdr;
 	char *ident;
 	size_t n;
 
 	if (elf_kind(elf) != ELF_K_ELF) {
-		plan_error(plan, "not an ELF file");
+		spec_error(spec, "not an ELF file");
 		return -1;
 	}
 	ident = elf_getident(elf, &n);
 	if (!ident || n < EI_NIDENT) {
-		plan_error(plan, "truncated ELF identification");
+		spec_error(spec, "truncated ELF identification");
 		return -1;
 	}
 	if (ident[EI_CLASS] != ELFCLASS64) {
-		plan_error(plan, "ELF class %d, BPF objects are 64-bit",
+		spec_error(spec, "ELF class %d, BPF objects are 64-bit",
 			   ident[EI_CLASS]);
 		return -1;
 	}
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (ident[EI_DATA] != ELFDATA2LSB) {
-		plan_error(plan, "not little-endian like this machine");
+		spec_error(spec, "not little-endian like this machine");
 		return -1;
 	}
 #else
 	if (ident[EI_DATA] != ELFDATA2MSB) {
-		plan_error(plan, "not big-endian like this machine");
+		spec_error(spec, "not big-endian like this machine");
 		return -1;
 	}
 #endif
 	if (!gelf_getehdr(elf, &ehdr)) {
-		plan_error(plan, "bad ELF header: %s", elf_errmsg(-1));
+		spec_error(spec, "bad ELF header: %s", elf_errmsg(-1));
 		return -1;
 	}
 	if (ehdr.e_machine != EM_BPF) {
-		plan_error(plan, "machine %u is not BPF (%u)", ehdr.e_machine,
+		spec_error(spec, "machine %u is not BPF (%u)", ehdr.e_machine,
 			   EM_BPF);
 		return -1;
 	}
 	if (ehdr.e_shnum && ehdr.e_shentsize != sizeof(Elf64_Shdr)) {
-		plan_error(plan, "section header entry size %u, expected %zu",
+		spec_error(spec, "section header entry size %u, expected %zu",
 			   ehdr.e_shentsize, sizeof(Elf64_Shdr));
 		return -1;
 	}
 	if (ehdr.e_type != ET_REL) {
-		plan_error(plan, "ELF type %u is not a relocatable object",
+		spec_error(spec, "ELF type %u is not a relocatable object",
 			   ehdr.e_type);
 		return -1;
 	}
@@ -153,69 +152,69 @@ static int check_header(Elf *elf, struct bpf_object_plan *plan)
 
 static int add_prog(struct parse_state *s, size_t idx, const char *name,
 		    const GElf_Shdr *shdr, Elf_Data *data,
-		    struct bpf_object_plan *plan)
+		    struct bpf_object_spec *spec)
 {
 	struct bpf_prog_spec *prog;
-	char shown[BPF_LOAD_NAME_LEN];
+	char shown[BPF_OBJECT_NAME_LEN];
 
 	copy_name(shown, sizeof(shown), name);
 	if (strncmp(name, "socket", 6) != 0) {
-		plan_error(plan, "unsupported section '%s' (only socket* programs)",
+		spec_error(spec, "unsupported section '%s' (only socket* programs)",
 			   shown);
 		return -1;
 	}
 	if (shdr->sh_type != SHT_PROGBITS) {
-		plan_error(plan, "section '%s': type %u is not PROGBITS",
+		spec_error(spec, "section '%s': type %u is not PROGBITS",
 			   shown, shdr->sh_type);
 		return -1;
 	}
 	if (shdr->sh_size % sizeof(struct bpf_insn)) {
-		plan_error(plan, "section '%s': size %llu is not whole instructions",
+		spec_error(spec, "section '%s': size %llu is not whole instructions",
 			   shown, (unsigned long long)shdr->sh_size);
 		return -1;
 	}
 	if (shdr->sh_size / sizeof(struct bpf_insn) > MAX_INSNS) {
-		plan_error(plan, "section '%s': more than %d instructions",
+		spec_error(spec, "section '%s': more than %d instructions",
 			   shown, MAX_INSNS);
 		return -1;
 	}
-	if (plan->prog_cnt >= MAX_PROGS) {
-		plan_error(plan, "more than %d programs", MAX_PROGS);
+	if (spec->prog_cnt >= MAX_PROGS) {
+		spec_error(spec, "more than %d programs", MAX_PROGS);
 		return -1;
 	}
 
-	prog = &plan->progs[plan->prog_cnt];
+	prog = &spec->progs[spec->prog_cnt];
 	prog->insns = malloc(shdr->sh_size);
 	if (!prog->insns) {
-		plan_error(plan, "out of memory");
+		spec_error(spec, "out of memory");
 		return -1;
 	}
 	memcpy(prog->insns, data->d_buf, shdr->sh_size);
 	prog->insn_cnt = shdr->sh_size / sizeof(struct bpf_insn);
 	prog->type = BPF_PROG_TYPE_SOCKET_FILTER;
 	copy_name(prog->name, sizeof(prog->name), name);
-	s->prog_of[idx] = plan->prog_cnt++;
+	s->prog_of[idx] = spec->prog_cnt++;
 	return 0;
 }
 
 /* Reads the section count and name table; readies prog_of[]. */
 static int prepare_scan(Elf *elf, struct parse_state *s,
-			struct bpf_object_plan *plan)
+			struct bpf_object_spec *spec)
 {
 	size_t idx;
 
 	if (elf_getshdrnum(elf, &s->shnum) || s->shnum == 0) {
-		plan_error(plan, "no section headers");
+		spec_error(spec, "no section headers");
 		return -1;
 	}
 	if (elf_getshdrstrndx(elf, &s->shstrndx) || s->shstrndx == 0 ||
 	    s->shstrndx >= s->shnum) {
-		plan_error(plan, "section name table index out of range");
+		spec_error(spec, "section name table index out of range");
 		return -1;
 	}
 	s->prog_of = malloc(s->shnum * sizeof(*s->prog_of));
 	if (!s->prog_of) {
-		plan_error(plan, "out of memory");
+		spec_error(spec, "out of memory");
 		return -1;
 	}
 	for (idx = 0; idx < s->shnum; idx++)
@@ -225,44 +224,44 @@ static int prepare_scan(Elf *elf, struct parse_state *s,
 
 /* Section idx's header and name, both checked against the file. */
 static const char *section_header(Elf *elf, struct parse_state *s, size_t idx,
-				  GElf_Shdr *shdr, struct bpf_object_plan *plan)
+				  GElf_Shdr *shdr, struct bpf_object_spec *spec)
 {
 	Elf_Scn *scn = elf_getscn(elf, idx);
 	size_t size = s->file_size;
 	const char *name;
 
 	if (!scn || !gelf_getshdr(scn, shdr)) {
-		plan_error(plan, "section %zu: bad header", idx);
+		spec_error(spec, "section %zu: bad header", idx);
 		return NULL;
 	}
 	if (shdr->sh_type != SHT_NOBITS &&
 	    (shdr->sh_offset > size || shdr->sh_size > size - shdr->sh_offset)) {
-		plan_error(plan, "section %zu: offset %llu size %llu past the end of the file (%zu bytes)",
+		spec_error(spec, "section %zu: offset %llu size %llu past the end of the file (%zu bytes)",
 			   idx, (unsigned long long)shdr->sh_offset,
 			   (unsigned long long)shdr->sh_size, size);
 		return NULL;
 	}
 	name = elf_strptr(elf, s->shstrndx, shdr->sh_name);
 	if (!name)
-		plan_error(plan, "section %zu: name offset %u out of range",
+		spec_error(spec, "section %zu: name offset %u out of range",
 			   idx, shdr->sh_name);
 	return name;
 }
 
 /* Notes section idx if it is one that matters; copies a program out. */
 static int classify_section(Elf *elf, struct parse_state *s, size_t idx,
-			    struct bpf_object_plan *plan)
+			    struct bpf_object_spec *spec)
 {
 	const char *name;
 	Elf_Data *data;
 	GElf_Shdr shdr;
 
-	name = section_header(elf, s, idx, &shdr, plan);
+	name = section_header(elf, s, idx, &shdr, spec);
 	if (!name)
 		return -1;
 	if (shdr.sh_type == SHT_SYMTAB) {
 		if (s->symtab) {
-			plan_error(plan, "more than one symbol table");
+			spec_error(spec, "more than one symbol table");
 			return -1;
 		}
 		s->symtab = idx;
@@ -274,67 +273,67 @@ static int classify_section(Elf *elf, struct parse_state *s, size_t idx,
 		s->maps = idx;
 	} else if ((shdr.sh_flags & SHF_EXECINSTR) && shdr.sh_size) {
 		if (section_data(elf_getscn(elf, idx), &shdr, &data)) {
-			plan_error(plan, "section %zu: cannot read its data", idx);
+			spec_error(spec, "section %zu: cannot read its data", idx);
 			return -1;
 		}
-		return add_prog(s, idx, name, &shdr, data, plan);
+		return add_prog(s, idx, name, &shdr, data, spec);
 	}
 	return 0;
 }
 
 /* Finds the sections that matter and copies the programs out. */
 static int scan_sections(Elf *elf, struct parse_state *s,
-			 struct bpf_object_plan *plan)
+			 struct bpf_object_spec *spec)
 {
 	size_t idx;
 
-	if (prepare_scan(elf, s, plan))
+	if (prepare_scan(elf, s, spec))
 		return -1;
 	for (idx = 1; idx < s->shnum; idx++)
-		if (classify_section(elf, s, idx, plan))
+		if (classify_section(elf, s, idx, spec))
 			return -1;
-	if (plan->prog_cnt == 0) {
-		plan_error(plan, "no program section (socket*)");
+	if (spec->prog_cnt == 0) {
+		spec_error(spec, "no program section (socket*)");
 		return -1;
 	}
 	return 0;
 }
 
 static int parse_license_version(Elf *elf, struct parse_state *s,
-				 struct bpf_object_plan *plan)
+				 struct bpf_object_spec *spec)
 {
 	GElf_Shdr shdr;
 	Elf_Data *data;
 
 	if (s->license) {
 		if (read_section(elf, s->license, &shdr, &data)) {
-			plan_error(plan, "license section: cannot read it");
+			spec_error(spec, "license section: cannot read it");
 			return -1;
 		}
 		if (!memchr(data->d_buf, '\0', data->d_size)) {
-			plan_error(plan, "license is not NUL-terminated");
+			spec_error(spec, "license is not NUL-terminated");
 			return -1;
 		}
-		if (strlen(data->d_buf) >= sizeof(plan->license)) {
-			plan_error(plan, "license longer than %zu bytes",
-				   sizeof(plan->license) - 1);
+		if (strlen(data->d_buf) >= sizeof(spec->license)) {
+			spec_error(spec, "license longer than %zu bytes",
+				   sizeof(spec->license) - 1);
 			return -1;
 		}
-		strcpy(plan->license, data->d_buf);
+		strcpy(spec->license, data->d_buf);
 	}
 	if (s->version) {
 		if (read_section(elf, s->version, &shdr, &data) ||
 		    data->d_size != sizeof(__u32)) {
-			plan_error(plan, "version section is not one 32-bit word");
+			spec_error(spec, "version section is not one 32-bit word");
 			return -1;
 		}
-		memcpy(&plan->kern_version, data->d_buf, sizeof(__u32));
+		memcpy(&spec->kern_version, data->d_buf, sizeof(__u32));
 	}
 	return 0;
 }
 
 static int parse_symtab(Elf *elf, struct parse_state *s,
-			struct bpf_object_plan *plan)
+			struct bpf_object_spec *spec)
 {
 	GElf_Shdr shdr;
 
@@ -343,11 +342,11 @@ static int parse_symtab(Elf *elf, struct parse_state *s,
 	if (read_section(elf, s->symtab, &shdr, &s->syms) ||
 	    shdr.sh_entsize != sizeof(Elf64_Sym) ||
 	    shdr.sh_size % sizeof(Elf64_Sym)) {
-		plan_error(plan, "symbol table: bad size or entry size");
+		spec_error(spec, "symbol table: bad size or entry size");
 		return -1;
 	}
 	if (shdr.sh_link == 0 || shdr.sh_link >= s->shnum) {
-		plan_error(plan, "symbol table: string table index %u out of range",
+		spec_error(spec, "symbol table: string table index %u out of range",
 			   shdr.sh_link);
 		return -1;
 	}
@@ -371,7 +370,7 @@ static int is_map_sym(const struct parse_state *s, const GElf_Sym *sym)
 }
 
 static int count_map_syms(struct parse_state *s, size_t *nmaps,
-			  struct bpf_object_plan *plan)
+			  struct bpf_object_spec *spec)
 {
 	GElf_Sym sym;
 	size_t i;
@@ -379,7 +378,7 @@ static int count_map_syms(struct parse_state *s, size_t *nmaps,
 	*nmaps = 0;
 	for (i = 1; i < s->nsyms; i++) {
 		if (get_sym(s, i, &sym)) {
-			plan_error(plan, "symbol %zu: cannot read it", i);
+			spec_error(spec, "symbol %zu: cannot read it", i);
 			return -1;
 		}
 		if (is_map_sym(s, &sym))
@@ -394,65 +393,65 @@ static int count_map_syms(struct parse_state *s, size_t *nmaps,
  * does, since each definition has one.
  */
 static int choose_def_size(struct parse_state *s, size_t maps_size,
-			   struct bpf_object_plan *plan)
+			   struct bpf_object_spec *spec)
 {
 	size_t nmaps, def_size;
 
-	if (count_map_syms(s, &nmaps, plan))
+	if (count_map_syms(s, &nmaps, spec))
 		return -1;
 	if (nmaps == 0) {
-		plan_error(plan, "maps section has no map symbols");
+		spec_error(spec, "maps section has no map symbols");
 		return -1;
 	}
 	if (nmaps > MAX_MAPS) {
-		plan_error(plan, "%zu maps, at most %d", nmaps, MAX_MAPS);
+		spec_error(spec, "%zu maps, at most %d", nmaps, MAX_MAPS);
 		return -1;
 	}
 	def_size = maps_size / nmaps;
 	if (maps_size % nmaps || (def_size != 16 && def_size != 20)) {
-		plan_error(plan, "maps section of %llu bytes fits no definition size for %zu maps (16 or 20 bytes each)",
+		spec_error(spec, "maps section of %llu bytes fits no definition size for %zu maps (16 or 20 bytes each)",
 			   (unsigned long long)maps_size, nmaps);
 		return -1;
 	}
-	plan->map_def_size = def_size;
-	plan->map_cnt = nmaps;
+	spec->map_def_size = def_size;
+	spec->map_cnt = nmaps;
 	return 0;
 }
 
 /* Fills in the map that symbol i defines, if it defines one. */
 static int fill_map(Elf *elf, struct parse_state *s, size_t i,
 		    const Elf_Data *data, unsigned int *seen,
-		    struct bpf_object_plan *plan)
+		    struct bpf_object_spec *spec)
 {
-	size_t def_size = plan->map_def_size, slot;
+	size_t def_size = spec->map_def_size, slot;
 	unsigned int def[5] = { 0 };
 	struct bpf_map_spec *map;
 	const char *name;
 	GElf_Sym sym;
 
 	if (get_sym(s, i, &sym)) {
-		plan_error(plan, "symbol %zu: cannot read it", i);
+		spec_error(spec, "symbol %zu: cannot read it", i);
 		return -1;
 	}
 	if (!is_map_sym(s, &sym))
 		return 0;
 	if (sym.st_value % def_size || sym.st_value >= data->d_size ||
 	    (sym.st_size && sym.st_size != def_size)) {
-		plan_error(plan, "map symbol %zu at offset %llu size %llu is not one whole definition",
+		spec_error(spec, "map symbol %zu at offset %llu size %llu is not one whole definition",
 			   i, (unsigned long long)sym.st_value,
 			   (unsigned long long)sym.st_size);
 		return -1;
 	}
 	slot = sym.st_value / def_size;
 	if (seen[slot]++) {
-		plan_error(plan, "two map symbols at offset %llu",
+		spec_error(spec, "two map symbols at offset %llu",
 			   (unsigned long long)sym.st_value);
 		return -1;
 	}
-	map = &plan->maps[slot];
+	map = &spec->maps[slot];
 	name = elf_strptr(elf, s->strtab, sym.st_name);
 	if (!name) {
-		plan_error(plan, "map symbol %zu: name out of range", i);
+		spec_error(spec, "map symbol %zu: name out of range", i);
 		return -1;
 	}
 	copy_name(map->name, sizeof(map->name), name);
@@ -466,7 +465,7 @@ static int fill_map(Elf *elf, struct parse_state *s, size_t i,
 }
 
 static int parse_maps(Elf *elf, struct parse_state *s,
-		      struct bpf_object_plan *plan)
+		      struct bpf_object_spec *spec)
 {
 	unsigned int seen[MAX_MAPS] = { 0 };
 	GElf_Shdr shdr;
@@ -476,25 +475,25 @@ static int parse_maps(Elf *elf, struct parse_state *s,
 	if (!s->maps)
 		return 0;
 	if (read_section(elf, s->maps, &shdr, &data)) {
-		plan_error(plan, "maps section: cannot read it");
+		spec_error(spec, "maps section: cannot read it");
 		return -1;
 	}
 	if (shdr.sh_size == 0)
 		return 0;
 	if (!s->symtab) {
-		plan_error(plan, "maps section but no symbol table");
+		spec_error(spec, "maps section but no symbol table");
 		return -1;
 	}
-	if (choose_def_size(s, shdr.sh_size, plan))
+	if (choose_def_size(s, shdr.sh_size, spec))
 		return -1;
 	for (i = 1; i < s->nsyms; i++)
-		if (fill_map(elf, s, i, data, seen, plan))
+		if (fill_map(elf, s, i, data, seen, spec))
 			return -1;
 	return 0;
 }
 
 /* Which map a relocation's symbol names, or -1. */
-static int reloc_map(struct parse_state *s, struct bpf_object_plan *plan,
+static int reloc_map(struct parse_state *s, struct bpf_object_spec *spec,
 		     const GElf_Sym *sym, const struct bpf_insn *insn)
 {
 	unsigned long long off = sym->st_value;
@@ -502,12 +501,12 @@ static int reloc_map(struct parse_state *s, struct bpf_object_plan *plan,
 	/* Against the section symbol, the offset travels in the immediate. */
 	if (GELF_ST_TYPE(sym->st_info) == STT_SECTION)
 		off += (unsigned int)insn->imm;
-	if (!s->maps || sym->st_shndx != s->maps || plan->map_cnt == 0)
+	if (!s->maps || sym->st_shndx != s->maps || spec->map_cnt == 0)
 		return -1;
-	if (off % plan->map_def_size ||
-	    off / plan->map_def_size >= plan->map_cnt)
+	if (off % spec->map_def_size ||
+	    off / spec->map_def_size >= spec->map_cnt)
 		return -1;
-	return off / plan->map_def_size;
+	return off / spec->map_def_size;
 }
 
 /*
@@ -516,36 +515,36 @@ static int reloc_map(struct parse_state *s, struct bpf_object_plan *plan,
  */
 static int check_rel_section(struct parse_state *s, size_t idx,
 			     const GElf_Shdr *shdr, struct bpf_prog_spec **prog,
-			     struct bpf_object_plan *plan)
+			     struct bpf_object_spec *spec)
 {
 	*prog = NULL;
 	if (shdr->sh_info >= s->shnum) {
-		plan_error(plan, "relocation section %zu: target section %u out of range",
+		spec_error(spec, "relocation section %zu: target section %u out of range",
 			   idx, shdr->sh_info);
 		return -1;
 	}
 	if (s->prog_of[shdr->sh_info] < 0)
 		return 0;
-	*prog = &plan->progs[s->prog_of[shdr->sh_info]];
+	*prog = &spec->progs[s->prog_of[shdr->sh_info]];
 
 	if (shdr->sh_type == SHT_RELA) {
-		plan_error(plan, "section '%s': RELA relocations are not supported",
+		spec_error(spec, "section '%s': RELA relocations are not supported",
 			   (*prog)->name);
 		return -1;
 	}
 	if ((*prog)->relocs) {
-		plan_error(plan, "section '%s': more than one relocation section",
+		spec_error(spec, "section '%s': more than one relocation section",
 			   (*prog)->name);
 		return -1;
 	}
 	if (!s->symtab || shdr->sh_link != s->symtab) {
-		plan_error(plan, "relocation section %zu: symbol table index %u is not the symbol table",
+		spec_error(spec, "relocation section %zu: symbol table index %u is not the symbol table",
 			   idx, shdr->sh_link);
 		return -1;
 	}
 	if (shdr->sh_entsize != sizeof(Elf64_Rel) ||
 	    shdr->sh_size % sizeof(Elf64_Rel)) {
-		plan_error(plan, "relocation section %zu: bad size or entry size",
+		spec_error(spec, "relocation section %zu: bad size or entry size",
 			   idx);
 		return -1;
 	}
@@ -554,25 +553,25 @@ static int check_rel_section(struct parse_state *s, size_t idx,
 
 /* The LD_IMM64 that relocation i of prog patches: its index, or -1. */
 static long rel_target(const struct bpf_prog_spec *prog, size_t i,
-		       const GElf_Rel *r, struct bpf_object_plan *plan)
+		       const GElf_Rel *r, struct bpf_object_spec *spec)
 {
 	size_t insn_idx;
 
 	if (GELF_R_TYPE(r->r_info) != R_BPF_64_64) {
-		plan_error(plan, "relocation %zu of '%s': type %llu is not R_BPF_64_64",
+		spec_error(spec, "relocation %zu of '%s': type %llu is not R_BPF_64_64",
 			   i, prog->name,
 			   (unsigned long long)GELF_R_TYPE(r->r_info));
 		return -1;
 	}
 	if (r->r_offset % sizeof(struct bpf_insn) ||
 	    r->r_offset / sizeof(struct bpf_insn) + 1 >= prog->insn_cnt) {
-		plan_error(plan, "relocation %zu of '%s': offset %llu is not an instruction with room for LD_IMM64",
+		spec_error(spec, "relocation %zu of '%s': offset %llu is not an instruction with room for LD_IMM64",
 			   i, prog->name, (unsigned long long)r->r_offset);
 		return -1;
 	}
 	insn_idx = r->r_offset / sizeof(struct bpf_insn);
 	if (prog->insns[insn_idx].code != LD_IMM64_CODE) {
-		plan_error(plan, "relocation %zu of '%s': instruction %zu (code 0x%02x) is not LD_IMM64",
+		spec_error(spec, "relocation %zu of '%s': instruction %zu (code 0x%02x) is not LD_IMM64",
 			   i, prog->name, insn_idx, prog->insns[insn_idx].code);
 		return -1;
 	}
@@ -581,7 +580,7 @@ static long rel_target(const struct bpf_prog_spec *prog, size_t i,
 
 /* Records which map the instruction relocation i patches is to load. */
 static int parse_rel(struct parse_state *s, Elf_Data *data, size_t i,
-		     struct bpf_prog_spec *prog, struct bpf_object_plan *plan)
+		     struct bpf_prog_spec *prog, struct bpf_object_spec *spec)
 {
 	struct bpf_reloc_spec *rel = &prog->relocs[prog->reloc_cnt];
 	size_t symidx;
@@ -591,22 +590,22 @@ static int parse_rel(struct parse_state *s, Elf_Data *data, size_t i,
 	int map;
 
 	if (!gelf_getrel(data, i, &r)) {
-		plan_error(plan, "relocation %zu of '%s': cannot read it",
+		spec_error(spec, "relocation %zu of '%s': cannot read it",
 			   i, prog->name);
 		return -1;
 	}
-	insn_idx = rel_target(prog, i, &r, plan);
+	insn_idx = rel_target(prog, i, &r, spec);
 	if (insn_idx < 0)
 		return -1;
 	symidx = GELF_R_SYM(r.r_info);
 	if (symidx == 0 || get_sym(s, symidx, &sym)) {
-		plan_error(plan, "relocation %zu of '%s': symbol %zu out of range (%zu symbols)",
+		spec_error(spec, "relocation %zu of '%s': symbol %zu out of range (%zu symbols)",
 			   i, prog->name, symidx, s->nsyms);
 		return -1;
 	}
-	map = reloc_map(s, plan, &sym, &prog->insns[insn_idx]);
+	map = reloc_map(s, spec, &sym, &prog->insns[insn_idx]);
 	if (map < 0) {
-		plan_error(plan, "relocation %zu of '%s': symbol %zu is not a map definition",
+		spec_error(spec, "relocation %zu of '%s': symbol %zu is not a map definition",
 			   i, prog->name, symidx);
 		return -1;
 	}
@@ -618,19 +617,19 @@ static int parse_rel(struct parse_state *s, Elf_Data *data, size_t i,
 
 static int parse_rel_section(Elf *elf, struct parse_state *s, size_t idx,
 			     const GElf_Shdr *shdr,
-			     struct bpf_object_plan *plan)
+			     struct bpf_object_spec *spec)
 {
 	struct bpf_prog_spec *prog;
 	GElf_Shdr copy;
 	Elf_Data *data;
 	size_t i, nrels;
 
-	if (check_rel_section(s, idx, shdr, &prog, plan))
+	if (check_rel_section(s, idx, shdr, &prog, spec))
 		return -1;
 	if (!prog)
 		return 0;
 	if (read_section(elf, idx, &copy, &data)) {
-		plan_error(plan, "relocation section %zu: cannot read it", idx);
+		spec_error(spec, "relocation section %zu: cannot read it", idx);
 		return -1;
 	}
 	nrels = shdr->sh_size / sizeof(Elf64_Rel);
@@ -638,17 +637,17 @@ static int parse_rel_section(Elf *elf, struct parse_state *s, size_t idx,
 		return 0;
 	prog->relocs = calloc(nrels, sizeof(*prog->relocs));
 	if (!prog->relocs) {
-		plan_error(plan, "out of memory");
+		spec_error(spec, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < nrels; i++)
-		if (parse_rel(s, data, i, prog, plan))
+		if (parse_rel(s, data, i, prog, spec))
 			return -1;
 	return 0;
 }
 
 static int parse_relocs(Elf *elf, struct parse_state *s,
-			struct bpf_object_plan *plan)
+			struct bpf_object_spec *spec)
 {
 	size_t idx;
 
@@ -659,57 +658,57 @@ static int parse_relocs(Elf *elf, struct parse_state *s,
 			return -1;
 		if (shdr.sh_type != SHT_REL && shdr.sh_type != SHT_RELA)
 			continue;
-		if (parse_rel_section(elf, s, idx, &shdr, plan))
+		if (parse_rel_section(elf, s, idx, &shdr, spec))
 			return -1;
 	}
 	return 0;
 }
 
 int bpf_object_parse(const void *image, size_t size,
-		     struct bpf_object_plan *plan)
+		     struct bpf_object_spec *spec)
 {
 	struct parse_state s;
 	char *copy = NULL;
 	Elf *elf = NULL;
 	int ret = -1;
 
-	memset(plan, 0, sizeof(*plan));
+	memset(spec, 0, sizeof(*spec));
 	memset(&s, 0, sizeof(s));
 	s.file_size = size;
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		plan_error(plan, "libelf: %s", elf_errmsg(-1));
+		spec_error(spec, "libelf: %s", elf_errmsg(-1));
 		return -1;
 	}
 	if (size < EI_NIDENT) {
-		plan_error(plan, size ? "too short for an ELF file (%zu bytes)" :
+		spec_error(spec, size ? "too short for an ELF file (%zu bytes)" :
 			   "empty file", size);
 		return -1;
 	}
 	/* libelf may convert data in place; never in the caller's buffer. */
 	copy = malloc(size);
 	if (!copy) {
-		plan_error(plan, "out of memory");
+		spec_error(spec, "out of memory");
 		return -1;
 	}
 	memcpy(copy, image, size);
 	elf = elf_memory(copy, size);
 	if (!elf) {
-		plan_error(plan, "libelf: %s", elf_errmsg(-1));
+		spec_error(spec, "libelf: %s", elf_errmsg(-1));
 		goto out;
 	}
 
-	if (check_header(elf, plan) ||
-	    scan_sections(elf, &s, plan) ||
-	    parse_license_version(elf, &s, plan) ||
-	    parse_symtab(elf, &s, plan) ||
-	    parse_maps(elf, &s, plan) ||
-	    parse_relocs(elf, &s, plan))
+	if (check_header(elf, spec) ||
+	    scan_sections(elf, &s, spec) ||
+	    parse_license_version(elf, &s, spec) ||
+	    parse_symtab(elf, &s, spec) ||
+	    parse_maps(elf, &s, spec) ||
+	    parse_relocs(elf, &s, spec))
 		goto out;
 	ret = 0;
 out:
-	if (ret && !plan->err[0])
-		plan_error(plan, "malformed ELF: %s", elf_errmsg(-1));
+	if (ret && !spec->err[0])
+		spec_error(spec, "malformed ELF: %s", elf_errmsg(-1));
 	free(s.prog_of);
 	if (elf)
 		elf_end(elf);
@@ -717,15 +716,15 @@ out:
 	return ret;
 }
 
-void bpf_object_plan_free(struct bpf_object_plan *plan)
+void bpf_object_spec_free(struct bpf_object_spec *spec)
 {
 	unsigned int i;
 
 	for (i = 0; i < MAX_PROGS; i++) {
-		free(plan->progs[i].insns);
-		free(plan->progs[i].relocs);
-		plan->progs[i].insns = NULL;
-		plan->progs[i].relocs = NULL;
+		free(spec->progs[i].insns);
+		free(spec->progs[i].relocs);
+		spec->progs[i].insns = NULL;
+		spec->progs[i].relocs = NULL;
 	}
 }
 
@@ -740,82 +739,106 @@ static void close_fds(int *fds, unsigned int cnt)
 	}
 }
 
-int bpf_object_load(struct bpf_object_plan *plan, int *map_fds, int *prog_fds)
+static int load_prog(struct bpf_object_spec *spec, unsigned int i,
+		     const int *map_fds)
 {
-	unsigned int i, j;
+	struct bpf_prog_spec *p = &spec->progs[i];
+	char verdict[128];
+	unsigned int j;
+	int fd;
+
+	for (j = 0; j < p->reloc_cnt; j++) {
+		struct bpf_insn *insn = &p->insns[p->relocs[j].insn];
+
+		insn->src_reg = BPF_PSEUDO_MAP_FD;
+		insn->imm = map_fds[p->relocs[j].map];
+	}
+	fd = bpf_prog_load(p->type, p->insns,
+			   p->insn_cnt * sizeof(struct bpf_insn),
+			   spec->license, spec->kern_version);
+	if (fd >= 0)
+		return fd;
+	bpf_verifier_verdict(bpf_log_buf, verdict, sizeof(verdict));
+	spec_error(spec, "program '%s' was not loaded: %s%s%s", p->name,
+		   strerror(errno), verdict[0] ? "; the verifier: " : "",
+		   verdict);
+	return -1;
+}
+
+/*
+ * Creates the spec's maps into map_fds[], patches the map loads and loads the
+ * programs into prog_fds[]. On failure closes what it created, says why in
+ * spec->err (with the verifier's last word if it refused a program: its whole
+ * log is then in bpf_log_buf), leaves errno from the failed call and returns
+ * -1.
+ */
+static int load_spec(struct bpf_object_spec *spec, int *map_fds,
+		     int *prog_fds)
+{
+	unsigned int i;
 	int saved;
 
-	bpf_log_buf[0] = '\0';
-	for (i = 0; i < plan->map_cnt; i++)
+	for (i = 0; i < spec->map_cnt; i++)
 		map_fds[i] = -1;
-	for (i = 0; i < plan->prog_cnt; i++)
+	for (i = 0; i < spec->prog_cnt; i++)
 		prog_fds[i] = -1;
 
-	for (i = 0; i < plan->map_cnt; i++) {
-		const struct bpf_map_spec *m = &plan->maps[i];
+	for (i = 0; i < spec->map_cnt; i++) {
+		LIBBPF_OPTS(bpf_map_create_opts, opts,
+			    .map_flags = spec->maps[i].map_flags);
+		const struct bpf_map_spec *m = &spec->maps[i];
 
-		map_fds[i] = bpf_create_map_flags(m->type, m->key_size,
-						  m->value_size, m->max_entries,
-						  m->map_flags);
+		map_fds[i] = bpf_map_create(m->type, NULL, m->key_size,
+					    m->value_size, m->max_entries,
+					    &opts);
 		if (map_fds[i] < 0) {
-			plan_error(plan, "cannot create map %u '%s': %s", i,
+			spec_error(spec, "cannot create map %u '%s': %s", i,
 				   m->name, strerror(errno));
 			goto fail;
 		}
 	}
 
-	for (i = 0; i < plan->prog_cnt; i++) {
-		struct bpf_prog_spec *p = &plan->progs[i];
-
-		for (j = 0; j < p->reloc_cnt; j++) {
-			struct bpf_insn *insn = &p->insns[p->relocs[j].insn];
-
-			insn->src_reg = BPF_PSEUDO_MAP_FD;
-			insn->imm = map_fds[p->relocs[j].map];
-		}
-		prog_fds[i] = bpf_prog_load(p->type, p->insns,
-					    p->insn_cnt * sizeof(struct bpf_insn),
-					    plan->license, plan->kern_version);
-		if (prog_fds[i] < 0) {
-			plan_error(plan, "program '%s' was not loaded: %s",
-				   p->name, strerror(errno));
+	for (i = 0; i < spec->prog_cnt; i++) {
+		prog_fds[i] = load_prog(spec, i, map_fds);
+		if (prog_fds[i] < 0)
 			goto fail;
-		}
 	}
 	return 0;
 
 fail:
 	saved = errno;
-	close_fds(prog_fds, plan->prog_cnt);
-	close_fds(map_fds, plan->map_cnt);
+	close_fds(prog_fds, spec->prog_cnt);
+	close_fds(map_fds, spec->map_cnt);
 	errno = saved;
 	return -1;
 }
 
-static int read_object(int fd, const char *path, char **image, size_t *size)
+/* The whole file into *image; -1 with errno and spec->err on failure. */
+static int read_object(int fd, struct bpf_object_spec *spec, char **image,
+		       size_t *size)
 {
 	struct stat st;
 	size_t done = 0;
 	char *buf;
 
 	if (fstat(fd, &st) < 0) {
-		fprintf(stderr, "bpf_load: %s: %s\n", path, strerror(errno));
+		spec_error(spec, "%s", strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "bpf_load: %s: not a regular file\n", path);
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		spec_error(spec, "not a regular file");
+		errno = S_ISDIR(st.st_mode) ? EISDIR : ENOEXEC;
 		return -1;
 	}
 	if (st.st_size == 0 || st.st_size > MAX_OBJECT_SIZE) {
-		fprintf(stderr, "bpf_load: %s: %s\n", path, st.st_size ?
-			"larger than 64 MiB, not a BPF object" : "empty file");
-		errno = ENOEXEC;
+		spec_error(spec, "%s", st.st_size ?
+			   "larger than 64 MiB, not a BPF object" : "empty file");
+		errno = st.st_size ? EFBIG : ENOEXEC;
 		return -1;
 	}
 	buf = malloc(st.st_size);
 	if (!buf) {
-		fprintf(stderr, "bpf_load: %s: out of memory\n", path);
+		spec_error(spec, "out of memory");
 		errno = ENOMEM;
 		return -1;
 	}
@@ -825,8 +848,8 @@ static int read_object(int fd, const char *path, char **image, size_t *size)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			fprintf(stderr, "bpf_load: %s: %s\n", path,
-				n ? strerror(errno) : "file shrank while read");
+			spec_error(spec, "%s",
+				   n ? strerror(errno) : "file shrank while read");
 			if (n == 0)
 				errno = EIO;
 			free(buf);
@@ -839,58 +862,62 @@ static int read_object(int fd, const char *path, char **image, size_t *size)
 	return 0;
 }
 
-int load_bpf_file(char *path)
+int bpf_object_load_file(const char *path, struct bpf_object_spec *spec,
+			 int *map_fds, int *prog_fds)
 {
-	struct bpf_object_plan *plan;
 	char *image = NULL;
 	size_t size = 0;
-	int fd, ret = -1, saved = 0;
+	int fd, ret = -1, saved;
 
-	map_cnt = 0;
-	prog_cnt = 0;
-
+	memset(spec, 0, sizeof(*spec));
+	/* this load's verifier log, or none: never an earlier load's */
+	bpf_log_buf[0] = '\0';
 	/* Opened first and closed last: the sample's fd numbers depend on it. */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		saved = errno;
-		fprintf(stderr, "bpf_load: cannot open %s: %s\n", path,
-			strerror(errno));
-		errno = saved;
+		spec_error(spec, "%s", strerror(errno));
 		return -1;
 	}
+	if (read_object(fd, spec, &image, &size))
+		goto out;
+	if (bpf_object_parse(image, size, spec)) {
+		errno = ENOEXEC;
+		goto out;
+	}
+	ret = load_spec(spec, map_fds, prog_fds);
+out:
+	saved = errno;
+	free(image);
+	close(fd);
+	errno = saved;
+	return ret;
+}
 
-	plan = calloc(1, sizeof(*plan));
-	if (!plan) {
-		fprintf(stderr, "bpf_load: out of memory\n");
-		saved = ENOMEM;
-		goto out;
+/*
+ * The 2015 interface: says why it failed on stderr, with the verifier's whole
+ * log, as the samples' loader always did.
+ */
+int load_bpf_file(char *path)
+{
+	struct bpf_object_spec *spec;
+	int ret, saved;
+
+	spec = malloc(sizeof(*spec));
+	if (!spec) {
+		fprintf(stderr, "bpf_load: %s: out of memory\n", path);
+		errno = ENOMEM;
+		return -1;
 	}
-	if (read_object(fd, path, &image, &size)) {
-		saved = errno;
-		goto out;
-	}
-	if (bpf_object_parse(image, size, plan)) {
-		fprintf(stderr, "bpf_load: %s: %s\n", path, plan->err);
-		saved = ENOEXEC;
-		goto out;
-	}
-	if (bpf_object_load(plan, map_fd, prog_fd)) {
-		saved = errno;
-		fprintf(stderr, "bpf_load: %s: %s\n", path, plan->err);
+	ret = bpf_object_load_file(path, spec, map_fd, prog_fd);
+	saved = errno;
+	if (ret) {
+		fprintf(stderr, "bpf_load: %s: %s\n", path, spec->err);
 		if (bpf_log_buf[0])
 			fprintf(stderr, "bpf_load: verifier log:\n%s%s", bpf_log_buf,
 				bpf_log_buf[strlen(bpf_log_buf) - 1] == '\n' ? "" : "\n");
-		goto out;
 	}
-	map_cnt = plan->map_cnt;
-	prog_cnt = plan->prog_cnt;
-	ret = 0;
-out:
-	if (plan)
-		bpf_object_plan_free(plan);
-	free(plan);
-	free(image);
-	close(fd);
+	bpf_object_spec_free(spec);
+	free(spec);
 	errno = saved;
 	return ret;
 }

@@ -18,12 +18,13 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include "bpf_load.h"
+#include "bpf_object.h"
+#include "bpf_syscall.h"
 #include "hints.h"
 #include "libbpf.h"
 
 /* The map that -P -m makes: the 2015 sample's. */
-#define MAP_SLOTS 1024
+#define MAP_ENTRIES 1024
 
 struct options {
 	const char *file;
@@ -55,7 +56,7 @@ static void usage(FILE *out)
 		"  -P           create the object and pin it at <file>\n"
 		"  -G           get the object pinned at <file>\n"
 		"  -m           map mode: array map, 4-byte keys and values, 1024 entries\n"
-		"  -k <key>     look up this key (0..4294967295; -P makes slots 0..1023)\n"
+		"  -k <key>     look up this key (0..4294967295; -P makes keys 0..1023)\n"
 		"  -v <value>   with -k: store this value under the key instead\n"
 		"  -p           program mode: attach the program to a raw socket on lo\n"
 		"  -o <object>  with -P -p: load the program from this ELF object\n"
@@ -296,7 +297,7 @@ static int pin_new_map(const char *file)
 	int fd, err;
 
 	fd = report(bpf_create_map(BPF_MAP_TYPE_ARRAY, sizeof(uint32_t),
-				   sizeof(uint32_t), MAP_SLOTS), NEW_FD, "map ");
+				   sizeof(uint32_t), MAP_ENTRIES), NEW_FD, "map ");
 	if (fd < 0) {
 		err = errno;
 		failure("cannot create the map: %s", strerror(err));
@@ -355,40 +356,68 @@ static int run_map(const struct options *o)
 }
 
 /* The default program keeps the first byte of each packet: r0 = 1; exit. */
-static int create_prog(const char *object)
+static int load_default_prog(char *why, size_t len)
 {
 	static const struct bpf_insn insns[] = {
 		BPF_MOV64_IMM(BPF_REG_0, 1),
 		BPF_EXIT_INSN(),
 	};
+	char verdict[128];
 	int fd, err;
-
-	if (object) {
-		if (load_bpf_file((char *)object) < 0)
-			return -1;
-		return prog_fd[0];
-	}
 
 	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns, sizeof(insns),
 			   "GPL", 0);
-	if (fd < 0 && bpf_log_buf[0]) {
+	if (fd < 0) {
 		err = errno;
-		fprintf(stderr, "fds_example: verifier log:\n%s", bpf_log_buf);
+		bpf_verifier_verdict(bpf_log_buf, verdict, sizeof(verdict));
+		snprintf(why, len, "%s%s%s", strerror(err),
+			 verdict[0] ? "; the verifier: " : "", verdict);
 		errno = err;
 	}
+	return fd;
+}
+
+/*
+ * The first program of object, after its maps: the loader opens the file
+ * first and closes it last, as the 2015 sample's did, so its fd numbers match.
+ */
+static int load_object_prog(const char *object, char *why, size_t len)
+{
+	int map_fds[MAX_MAPS], prog_fds[MAX_PROGS], fd, err;
+	struct bpf_object_spec *spec;
+
+	spec = malloc(sizeof(*spec));
+	if (!spec) {
+		snprintf(why, len, "%s", strerror(ENOMEM));
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = bpf_object_load_file(object, spec, map_fds, prog_fds);
+	err = errno;
+	if (fd == 0)
+		fd = prog_fds[0];
+	else
+		snprintf(why, len, "%s", spec->err);
+	bpf_object_spec_free(spec);
+	free(spec);
+	errno = err;
 	return fd;
 }
 
 /* -P -p: the program, reported and pinned. */
 static int pin_new_prog(const char *file, const char *object)
 {
-	int fd = report(create_prog(object), NEW_FD, "prog "), err;
+	char why[BPF_OBJECT_ERR_LEN];
+	int fd, err;
 
-	if (fd < 0) {
+	if (object)
+		fd = load_object_prog(object, why, sizeof(why));
+	else
+		fd = load_default_prog(why, sizeof(why));
+	if (report(fd, NEW_FD, "prog ") < 0) {
 		err = errno;
-		failure("cannot load the program%s%s: %s",
-			object ? " from " : "", object ? object : "",
-			strerror(err));
+		failure("cannot load the program%s%s: %s", object ? " from " : "",
+			object ? object : "", why);
 		hint_create(err);
 		return -1;
 	}

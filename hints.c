@@ -16,8 +16,8 @@
 #include <linux/bpf.h>
 #include <linux/magic.h>
 
+#include "bpf_syscall.h"
 #include "hints.h"
-#include "libbpf.h"
 
 static void hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The sample's minimal bpf(2) wrapper and instruction macros, with the names
- * and signatures of the 2015 samples/bpf, so code of that era builds as is.
+ * The samples' minimal bpf(2) wrapper and instruction macros as Linux 4.4
+ * declared them, and nothing else, so code written against samples/bpf of
+ * that era builds unchanged. The calls added since live in bpf_syscall.h.
  * Not tools/lib/bpf: nothing here links against it.
  */
 #ifndef __LIBBPF_H
@@ -28,33 +29,7 @@ int bpf_obj_get(const char *pathname);
 #define LOG_BUF_SIZE 65536
 extern char bpf_log_buf[LOG_BUF_SIZE];
 
-/* Additions; the 2015 functions above are unchanged. */
-int bpf_create_map_flags(enum bpf_map_type map_type, int key_size,
-			 int value_size, int max_entries, unsigned int flags);
-int bpf_obj_get_info_by_fd(int fd, void *info, unsigned int *info_len);
-int bpf_map_get_fd_by_id(unsigned int id);
-int bpf_prog_get_fd_by_id(unsigned int id);
-
-enum bpf_obj_kind {
-	BPF_OBJ_KIND_UNKNOWN,
-	BPF_OBJ_KIND_MAP,
-	BPF_OBJ_KIND_PROG,
-	BPF_OBJ_KIND_LINK,
-};
-
-/*
- * What BPF_OBJ_GET_INFO_BY_FD (4.13) says of the map behind fd; the fields
- * an older kernel does not fill read 0. -1 with errno set on error.
- */
-int bpf_map_get_info(int fd, struct bpf_map_info *info);
-/* 1 if a lookup in a map of this type writes one value per possible CPU. */
-int bpf_map_type_percpu(unsigned int map_type);
-
-/* What kind of BPF object fd refers to; -1 with errno set if it can't tell. */
-int bpf_obj_kind(int fd);
-const char *bpf_obj_kind_name(int kind);
-
-/* A packet socket on one interface, for SO_ATTACH_BPF; -1 and errno on error. */
+/* A packet socket bound to one interface, for SO_ATTACH_BPF; -1 and errno on error. */
 int open_raw_sock(const char *name);
 
 /* ALU ops on registers: dst_reg += src_reg */
@@ -218,65 +193,5 @@ int open_raw_sock(const char *name);
 		.src_reg = 0,					\
 		.off   = 0,					\
 		.imm   = 0 })
-
-/*
- * ---- Since 2015 ------------------------------------------------------------
- * Calls for the pinning features added after Linux 4.4, named after today's
- * libbpf. The uapi header may be older than the kernel (Debian 12 ships
- * 6.1's): the constants below are the kernel's stable ABI values, defined
- * only where the header lacks them.
- */
-#include <stddef.h>
-
-#ifndef BPF_F_PATH_FD
-#define BPF_F_PATH_FD		(1U << 14)	/* 6.5: path is relative to path_fd */
-#endif
-#ifndef BPF_F_TOKEN_FD
-#define BPF_F_TOKEN_FD		(1U << 16)	/* 6.9: the attr carries a token fd */
-#endif
-#ifndef BPF_TOKEN_CREATE
-#define BPF_TOKEN_CREATE	36		/* 6.9 */
-#endif
-
-/* file_flags: BPF_F_RDONLY, BPF_F_WRONLY (4.15), BPF_F_PATH_FD (6.5). */
-struct bpf_obj_get_opts {
-	__u32 file_flags;
-	int path_fd;		/* read only with BPF_F_PATH_FD */
-};
-
-struct bpf_obj_pin_opts {
-	__u32 file_flags;	/* BPF_F_PATH_FD or 0 */
-	int path_fd;
-};
-
-int bpf_obj_get_opts(const char *pathname, const struct bpf_obj_get_opts *opts);
-int bpf_obj_pin_opts(int fd, const char *pathname,
-		     const struct bpf_obj_pin_opts *opts);
-
-struct bpf_map_create_opts {
-	__u32 map_flags;
-	__u32 btf_fd;			/* 4.18: BTF describing key and value */
-	__u32 btf_key_type_id;
-	__u32 btf_value_type_id;
-	int token_fd;			/* 6.9: with BPF_F_TOKEN_FD in map_flags */
-};
-
-/* name may be NULL; opts may be NULL. */
-int bpf_map_create(enum bpf_map_type map_type, const char *map_name,
-		   __u32 key_size, __u32 value_size, __u32 max_entries,
-		   const struct bpf_map_create_opts *opts);
-
-/* BPF_BTF_LOAD (4.18): a BTF blob built by the caller; returns its fd. */
-int bpf_btf_load(const void *btf_data, size_t btf_size);
-
-/* BPF_LINK_CREATE (5.7): target_fd is a cgroup fd, or an ifindex for XDP. */
-int bpf_link_create(int prog_fd, int target_fd, enum bpf_attach_type type,
-		    __u32 flags);
-
-int bpf_link_get_fd_by_id(unsigned int id);
-
-/* BPF_TOKEN_CREATE (6.9): a token from a bpffs mounted with delegate_*. */
-int bpf_token_create(int bpffs_fd, __u32 flags);
-/* ---- end of Since 2015 ---- */
 
 #endif /* __LIBBPF_H */

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "bpf_syscall.h"
 #include "libbpf.h"
 
 #define OPS 200000

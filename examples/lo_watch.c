@@ -16,6 +16,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "bpf_syscall.h"
 #include "libbpf.h"
 
 static int number(const char *s, long max, long *out)

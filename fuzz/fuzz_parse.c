@@ -1,33 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the loader's parsing stage (no syscalls). Beyond not
- * crashing, a plan must hold together: every relocation inside its program,
+ * crashing, a spec must hold together: every relocation inside its program,
  * on an LD_IMM64, naming a map that exists; every refusal says why.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "bpf_load.h"
-#include "libbpf.h"
+#include "bpf_object.h"
 
-static void check_plan(const struct bpf_object_plan *plan)
+static void check_spec(const struct bpf_object_spec *spec)
 {
 	unsigned int i, j;
 
-	if (plan->map_cnt > MAX_MAPS || plan->prog_cnt > MAX_PROGS ||
-	    plan->prog_cnt == 0)
+	if (spec->map_cnt > MAX_MAPS || spec->prog_cnt > MAX_PROGS ||
+	    spec->prog_cnt == 0)
 		abort();
-	if (plan->map_cnt && plan->map_def_size != 16 && plan->map_def_size != 20)
+	if (spec->map_cnt && spec->map_def_size != 16 && spec->map_def_size != 20)
 		abort();
-	for (i = 0; i < plan->prog_cnt; i++) {
-		const struct bpf_prog_spec *p = &plan->progs[i];
+	for (i = 0; i < spec->prog_cnt; i++) {
+		const struct bpf_prog_spec *p = &spec->progs[i];
 
 		if (!p->insns || p->insn_cnt == 0)
 			abort();
 		for (j = 0; j < p->reloc_cnt; j++) {
 			const struct bpf_reloc_spec *r = &p->relocs[j];
 
-			if (r->insn + 1 >= p->insn_cnt || r->map >= plan->map_cnt ||
+			if (r->insn + 1 >= p->insn_cnt || r->map >= spec->map_cnt ||
 			    p->insns[r->insn].code != (BPF_LD | BPF_IMM | BPF_DW))
 				abort();
 		}
@@ -36,12 +35,12 @@ static void check_plan(const struct bpf_object_plan *plan)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct bpf_object_plan plan;
+	static struct bpf_object_spec spec;
 
-	if (bpf_object_parse(data, size, &plan) == 0)
-		check_plan(&plan);
-	else if (!plan.err[0])
+	if (bpf_object_parse(data, size, &spec) == 0)
+		check_spec(&spec);
+	else if (!spec.err[0])
 		abort();
-	bpf_object_plan_free(&plan);
+	bpf_object_spec_free(&spec);
 	return 0;
 }

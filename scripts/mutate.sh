@@ -91,8 +91,6 @@ for ((k = 0; k < JOBS; k++)); do
 		die "cannot copy the tree to $base/$k"
 	[[ -d $TOP/.cache ]] && ln -s "$TOP/.cache" "$base/$k/.cache"
 done
-# transcript.sh compares with ../shared/CONTRACT.md where the tree has one beside it.
-[[ -d $TOP/../shared ]] && ln -s "$(cd "$TOP/../shared" && pwd)" "$base/shared"
 
 # build DIR, suite DIR: the build and the suite in one copy.
 build() {

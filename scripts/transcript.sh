@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Replays the commit message's session (tests/data/transcript.txt) on the bpffs
 # at FS, printing it the way the transcript shows it. Each fds_example starts
-# with only fds 0-2 open and its stdout into a pipe, as CONTRACT.md says.
+# with only fds 0-2 open and its stdout into a pipe, as the sample was run.
 # Usage: transcript.sh FS [FDS_EXAMPLE]
 set -u
 

@@ -57,7 +57,7 @@ static int attach_and_exit(const char *link_pin, const char *map_pin)
 		prog = load_xdp_counter(map);
 		if (prog < 0)
 			_exit(201);
-		link = bpf_link_create(prog, if_nametoindex("lo"), BPF_XDP, 0);
+		link = bpf_link_create(prog, if_nametoindex("lo"), BPF_XDP, NULL);
 		if (link < 0)
 			_exit(errno);
 		if (bpf_obj_pin(link, link_pin))

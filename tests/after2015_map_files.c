@@ -56,17 +56,16 @@ TEST_F(fs, a_pinned_map_without_btf_cannot_be_read)
 
 TEST_F(fs, a_pinned_map_with_btf_reads_as_key_value_lines)
 {
-	struct bpf_map_create_opts opts = {
-		.btf_key_type_id = UINT_BTF_TYPE_ID,
-		.btf_value_type_id = UINT_BTF_TYPE_ID,
-	};
+	LIBBPF_OPTS(bpf_map_create_opts, opts,
+		    .btf_key_type_id = UINT_BTF_TYPE_ID,
+		    .btf_value_type_id = UINT_BTF_TYPE_ID);
 	__u32 key = 1, value = 42;
 	char buf[1024];
 	const char *lines;
 	int btf, fd;
 	ssize_t n;
 
-	btf = bpf_btf_load(&uint_btf, sizeof(uint_btf));
+	btf = bpf_btf_load(&uint_btf, sizeof(uint_btf), NULL);
 	record_result("btf-load-hand-built", btf);
 	ASSERT_GE(btf, 0) TH_LOG("BTF load: %s", strerror(errno));
 	opts.btf_fd = btf;

@@ -36,10 +36,9 @@ FIXTURE_TEARDOWN(fs)
 /* The id of the map pinned at name under dirfd, through BPF_F_PATH_FD. */
 static unsigned int id_at(int dirfd, const char *name)
 {
-	struct bpf_obj_get_opts opts = {
-		.file_flags = BPF_F_PATH_FD,
-		.path_fd = dirfd,
-	};
+	LIBBPF_OPTS(bpf_obj_get_opts, opts,
+		    .file_flags = BPF_F_PATH_FD,
+		    .path_fd = dirfd);
 	unsigned int id;
 	int fd;
 
@@ -53,10 +52,9 @@ static unsigned int id_at(int dirfd, const char *name)
 
 TEST_F(fs, pin_and_get_relative_to_a_directory_fd)
 {
-	struct bpf_obj_pin_opts opts = {
-		.file_flags = BPF_F_PATH_FD,
-		.path_fd = self->dirfd,
-	};
+	LIBBPF_OPTS(bpf_obj_pin_opts, opts,
+		    .file_flags = BPF_F_PATH_FD,
+		    .path_fd = self->dirfd);
 	char path[128];
 	int ret, saved;
 
@@ -79,7 +77,7 @@ TEST_F(fs, pin_and_get_relative_to_a_directory_fd)
 
 TEST_F(fs, pin_into_a_bpffs_that_is_mounted_nowhere)
 {
-	struct bpf_obj_pin_opts opts = { .file_flags = BPF_F_PATH_FD };
+	LIBBPF_OPTS(bpf_obj_pin_opts, opts, .file_flags = BPF_F_PATH_FD);
 	int fsfd, mnt, ret, saved;
 	char path[128];
 
@@ -115,6 +113,44 @@ TEST_F(fs, a_path_fd_without_the_flag_is_ignored)
 	snprintf(path, sizeof(path), "%s/abs", self->fs);
 	ASSERT_EQ(0, bpf_obj_pin_opts(self->map, path, NULL));
 	EXPECT_EQ(0, access(path, F_OK));
+}
+
+/*
+ * A working directory that is a bpffs too, holding another map under the
+ * same name: only with BPF_F_PATH_FD really sent does the name resolve
+ * under the directory fd, for a get and for a pin.
+ */
+TEST_F(fs, a_relative_name_resolves_under_the_fd_not_the_working_directory)
+{
+	LIBBPF_OPTS(bpf_obj_pin_opts, opts,
+		    .file_flags = BPF_F_PATH_FD,
+		    .path_fd = self->dirfd);
+	char cwd_fs[64], path[128];
+	int other, ret;
+
+	bpffs_fixture_mount(_metadata, cwd_fs, sizeof(cwd_fs));
+	other = bpf_create_map(BPF_MAP_TYPE_ARRAY, 4, 4, 2);
+	ASSERT_GE(other, 0);
+	snprintf(path, sizeof(path), "%s/same", cwd_fs);
+	ASSERT_EQ(0, bpf_obj_pin(other, path));
+	snprintf(path, sizeof(path), "%s/same", self->fs);
+	ASSERT_EQ(0, bpf_obj_pin(self->map, path));
+	ASSERT_EQ(0, chdir(cwd_fs));
+
+	ret = bpf_obj_pin_opts(self->map, "new", &opts);
+	if (ret < 0) {
+		/* before 6.5: refused, nothing pinned on either side */
+		EXPECT_EQ(EINVAL, errno);
+		EXPECT_EQ(0, id_at(self->dirfd, "same"));
+	} else {
+		EXPECT_EQ(map_id_of(self->map), id_at(self->dirfd, "same"));
+		snprintf(path, sizeof(path), "%s/new", self->fs);
+		EXPECT_EQ(0, access(path, F_OK));
+		EXPECT_EQ(-1, access("new", F_OK)) TH_LOG("pinned in the cwd");
+	}
+	EXPECT_EQ(0, chdir("/"));
+	close(other);
+	bpffs_unmount(cwd_fs);
 }
 
 TEST_HARNESS_MAIN

@@ -22,7 +22,7 @@ static int small_array(void)
 
 TEST_F(fs, a_read_only_fd_looks_up_but_cannot_update)
 {
-	struct bpf_obj_get_opts ro = { .file_flags = BPF_F_RDONLY };
+	LIBBPF_OPTS(bpf_obj_get_opts, ro, .file_flags = BPF_F_RDONLY);
 	__u32 key = 1, value = 42;
 	int fd, rofd, ret;
 
@@ -54,7 +54,7 @@ TEST_F(fs, a_read_only_fd_looks_up_but_cannot_update)
 
 TEST_F(fs, a_write_only_fd_updates_but_cannot_look_up)
 {
-	struct bpf_obj_get_opts wo = { .file_flags = BPF_F_WRONLY };
+	LIBBPF_OPTS(bpf_obj_get_opts, wo, .file_flags = BPF_F_WRONLY);
 	__u32 key = 1, value = 42;
 	int fd, wofd, ret;
 
@@ -79,9 +79,7 @@ TEST_F(fs, a_write_only_fd_updates_but_cannot_look_up)
 
 TEST_F(fs, read_only_and_write_only_together_are_refused)
 {
-	struct bpf_obj_get_opts both = {
-		.file_flags = BPF_F_RDONLY | BPF_F_WRONLY,
-	};
+	LIBBPF_OPTS(bpf_obj_get_opts, both, .file_flags = BPF_F_RDONLY | BPF_F_WRONLY);
 	int fd, ret;
 
 	fd = small_array();
@@ -100,7 +98,7 @@ TEST_F(fs, read_only_and_write_only_together_are_refused)
  */
 static int get_as_nobody(const char *path, __u32 file_flags)
 {
-	struct bpf_obj_get_opts opts = { .file_flags = file_flags };
+	LIBBPF_OPTS(bpf_obj_get_opts, opts, .file_flags = file_flags);
 	int status, fd;
 	pid_t pid;
 
@@ -204,12 +202,13 @@ static int load_value_toucher(int map_fd, int write)
 static void check_prog_view(struct __test_metadata *_metadata, __u32 flag,
 			    const char *name, int forbidden_write)
 {
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flag);
 	__u32 key = 0, value = 5;
 	char row[64];
 	int fd, prog, ret;
 
 	/* the same programs load against a map without the flag */
-	fd = bpf_create_map_flags(BPF_MAP_TYPE_ARRAY, 4, 4, 1, 0);
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL);
 	ASSERT_GE(fd, 0);
 	prog = load_value_toucher(fd, forbidden_write);
 	ASSERT_GE(prog, 0) TH_LOG("control program: %s\n%s", strerror(errno),
@@ -217,7 +216,7 @@ static void check_prog_view(struct __test_metadata *_metadata, __u32 flag,
 	close(prog);
 	close(fd);
 
-	fd = bpf_create_map_flags(BPF_MAP_TYPE_ARRAY, 4, 4, 1, flag);
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, &opts);
 	ASSERT_GE(fd, 0) TH_LOG("map with %s: %s", name, strerror(errno));
 	prog = load_value_toucher(fd, forbidden_write);
 	snprintf(row, sizeof(row), "map-%s-prog-%s", name,

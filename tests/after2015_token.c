@@ -121,8 +121,8 @@ static int errno_of(int ret)
  */
 static void userns_child(int sock)
 {
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
 	struct userns_result r = { 0 };
-	struct bpf_map_create_opts opts = { 0 };
 	int fsfd[2], mnt[2], data, fd, i;
 
 	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534) ||
@@ -151,12 +151,12 @@ static void userns_child(int sock)
 			close(fd);
 	}
 
-	fd = bpf_token_create(mnt[1], 0);
+	fd = bpf_token_create(mnt[1], NULL);
 	r.token_undelegated = mnt[1] < 0 ? NOT_TRIED : errno_of(fd);
 	if (fd >= 0)
 		close(fd);
 
-	fd = bpf_token_create(mnt[0], 0);
+	fd = bpf_token_create(mnt[0], NULL);
 	r.token = mnt[0] < 0 ? NOT_TRIED : errno_of(fd);
 	r.map_with_token = NOT_TRIED;
 	if (fd >= 0) {
@@ -210,7 +210,7 @@ static int probe_token_cmd(struct __test_metadata *_metadata)
 	ASSERT_EQ(0, bpffs_private_mount(dir, sizeof(dir)));
 	plain_fd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	ASSERT_GE(plain_fd, 0);
-	ret = bpf_token_create(plain_fd, 0);
+	ret = bpf_token_create(plain_fd, NULL);
 	record_result("token-create-plain-bpffs", ret);
 	ASSERT_EQ(-1, ret);
 	ASSERT_TRUE(errno == EINVAL || errno == EOPNOTSUPP)

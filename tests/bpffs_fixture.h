@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "bpf_syscall.h"
 #include "libbpf.h"
 
 /*

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ELF loader: the plans it makes for good objects (maps, programs, which
+ * The ELF loader: the specs it makes for good objects (maps, programs, which
  * instruction gets which map), what the kernel ends up with after loading, and
  * clear refusals of malformed objects, without leaking fds.
  */
 #include "kselftest_harness.h"
 #include "bpffs_fixture.h"
-#include "bpf_load.h"
+#include "bpf_object.h"
 
 #include <libelf.h>
 #include <gelf.h>
@@ -15,6 +15,10 @@
 #define TWO_PROGS "./tests/bin/two_progs_kern.o"
 #define MAP_FLAGS "./tests/bin/map_flags_kern.o"
 #define STATIC_MAPS "./tests/bin/static_maps_kern.o"
+#define THREE_MAPS "./tests/bin/three_maps_kern.o"
+#define REJECTED "./tests/bin/rejected_kern.o"
+#define LONG_NAMES "./tests/bin/long_names_kern.o"
+#define LONG_LICENSE "./tests/bin/long_license_kern.o"
 
 static char *slurp(const char *path, size_t *size)
 {
@@ -73,50 +77,50 @@ out:
 	return ret;
 }
 
-TEST(sockex1_plan_is_one_map_one_program_one_relocation)
+TEST(sockex1_spec_is_one_map_one_program_one_relocation)
 {
-	struct bpf_object_plan plan;
+	struct bpf_object_spec spec;
 	size_t size;
 	char *buf = slurp(SOCKEX1, &size);
 
 	ASSERT_NE(NULL, buf) TH_LOG("run make first: %s", SOCKEX1);
-	ASSERT_EQ(0, bpf_object_parse(buf, size, &plan)) TH_LOG("%s", plan.err);
-	EXPECT_STREQ("GPL", plan.license);
-	EXPECT_EQ(16, plan.map_def_size);
-	ASSERT_EQ(1, plan.map_cnt);
-	EXPECT_STREQ("proto_bytes", plan.maps[0].name);
-	EXPECT_EQ(BPF_MAP_TYPE_ARRAY, plan.maps[0].type);
-	EXPECT_EQ(4, plan.maps[0].key_size);
-	EXPECT_EQ(sizeof(long), plan.maps[0].value_size);
-	EXPECT_EQ(256, plan.maps[0].max_entries);
-	ASSERT_EQ(1, plan.prog_cnt);
-	EXPECT_STREQ("socket1", plan.progs[0].name);
-	EXPECT_EQ(BPF_PROG_TYPE_SOCKET_FILTER, plan.progs[0].type);
-	ASSERT_EQ(1, plan.progs[0].reloc_cnt);
-	EXPECT_EQ(0, plan.progs[0].relocs[0].map);
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &spec)) TH_LOG("%s", spec.err);
+	EXPECT_STREQ("GPL", spec.license);
+	EXPECT_EQ(16, spec.map_def_size);
+	ASSERT_EQ(1, spec.map_cnt);
+	EXPECT_STREQ("proto_bytes", spec.maps[0].name);
+	EXPECT_EQ(BPF_MAP_TYPE_ARRAY, spec.maps[0].type);
+	EXPECT_EQ(4, spec.maps[0].key_size);
+	EXPECT_EQ(sizeof(long), spec.maps[0].value_size);
+	EXPECT_EQ(256, spec.maps[0].max_entries);
+	ASSERT_EQ(1, spec.prog_cnt);
+	EXPECT_STREQ("socket1", spec.progs[0].name);
+	EXPECT_EQ(BPF_PROG_TYPE_SOCKET_FILTER, spec.progs[0].type);
+	ASSERT_EQ(1, spec.progs[0].reloc_cnt);
+	EXPECT_EQ(0, spec.progs[0].relocs[0].map);
 	EXPECT_EQ(BPF_LD | BPF_IMM | BPF_DW,
-		  plan.progs[0].insns[plan.progs[0].relocs[0].insn].code);
-	bpf_object_plan_free(&plan);
+		  spec.progs[0].insns[spec.progs[0].relocs[0].insn].code);
+	bpf_object_spec_free(&spec);
 	free(buf);
 }
 
-TEST(two_maps_two_programs_are_planned_in_file_order)
+TEST(two_maps_two_programs_are_described_in_file_order)
 {
-	struct bpf_object_plan plan;
+	struct bpf_object_spec spec;
 	struct bpf_prog_spec *count, *sum;
 	size_t size;
 	char *buf = slurp(TWO_PROGS, &size);
 
 	ASSERT_NE(NULL, buf);
-	ASSERT_EQ(0, bpf_object_parse(buf, size, &plan)) TH_LOG("%s", plan.err);
-	ASSERT_EQ(2, plan.map_cnt);
-	EXPECT_STREQ("counts", plan.maps[0].name);
-	EXPECT_STREQ("sums", plan.maps[1].name);
-	EXPECT_EQ(BPF_MAP_TYPE_HASH, plan.maps[1].type);
-	EXPECT_EQ(0x040400, plan.kern_version);
-	ASSERT_EQ(2, plan.prog_cnt);
-	count = &plan.progs[0];
-	sum = &plan.progs[1];
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &spec)) TH_LOG("%s", spec.err);
+	ASSERT_EQ(2, spec.map_cnt);
+	EXPECT_STREQ("counts", spec.maps[0].name);
+	EXPECT_STREQ("sums", spec.maps[1].name);
+	EXPECT_EQ(BPF_MAP_TYPE_HASH, spec.maps[1].type);
+	EXPECT_EQ(0x040400, spec.kern_version);
+	ASSERT_EQ(2, spec.prog_cnt);
+	count = &spec.progs[0];
+	sum = &spec.progs[1];
 	EXPECT_STREQ("socket_count", count->name);
 	EXPECT_STREQ("socket_sum", sum->name);
 	ASSERT_EQ(1, count->reloc_cnt);
@@ -124,27 +128,27 @@ TEST(two_maps_two_programs_are_planned_in_file_order)
 	ASSERT_EQ(2, sum->reloc_cnt);
 	EXPECT_EQ(1, sum->relocs[0].map);
 	EXPECT_EQ(0, sum->relocs[1].map);
-	bpf_object_plan_free(&plan);
+	bpf_object_spec_free(&spec);
 	free(buf);
 }
 
 TEST(twenty_byte_definitions_carry_map_flags)
 {
-	struct bpf_object_plan plan;
+	struct bpf_object_spec spec;
 	size_t size;
 	char *buf = slurp(MAP_FLAGS, &size);
 
 	ASSERT_NE(NULL, buf);
-	ASSERT_EQ(0, bpf_object_parse(buf, size, &plan)) TH_LOG("%s", plan.err);
-	EXPECT_EQ(20, plan.map_def_size);
-	ASSERT_EQ(3, plan.map_cnt);
-	EXPECT_STREQ("sparse", plan.maps[1].name);
-	EXPECT_EQ(BPF_F_NO_PREALLOC, plan.maps[1].map_flags);
-	EXPECT_EQ(16, plan.maps[1].max_entries);
-	EXPECT_EQ(3, plan.maps[2].max_entries);
-	ASSERT_EQ(1, plan.progs[0].reloc_cnt);
-	EXPECT_EQ(2, plan.progs[0].relocs[0].map);
-	bpf_object_plan_free(&plan);
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &spec)) TH_LOG("%s", spec.err);
+	EXPECT_EQ(20, spec.map_def_size);
+	ASSERT_EQ(3, spec.map_cnt);
+	EXPECT_STREQ("sparse", spec.maps[1].name);
+	EXPECT_EQ(BPF_F_NO_PREALLOC, spec.maps[1].map_flags);
+	EXPECT_EQ(16, spec.maps[1].max_entries);
+	EXPECT_EQ(3, spec.maps[2].max_entries);
+	ASSERT_EQ(1, spec.progs[0].reloc_cnt);
+	EXPECT_EQ(2, spec.progs[0].relocs[0].map);
+	bpf_object_spec_free(&spec);
 	free(buf);
 }
 
@@ -154,8 +158,6 @@ TEST(load_bpf_file_relocates_against_the_right_maps)
 	int before = open_fd_count();
 
 	ASSERT_EQ(0, load_bpf_file(TWO_PROGS)) TH_LOG("%s", bpf_log_buf);
-	ASSERT_EQ(2, map_cnt);
-	ASSERT_EQ(2, prog_cnt);
 	/* map fds first, then programs, and the object file already closed */
 	EXPECT_EQ(before + 4, open_fd_count());
 	EXPECT_LT(map_fd[1], prog_fd[0]);
@@ -172,7 +174,6 @@ TEST(map_flags_of_twenty_byte_definitions_reach_the_kernel)
 	struct bpf_map_info info;
 
 	ASSERT_EQ(0, load_bpf_file(MAP_FLAGS)) TH_LOG("%s", bpf_log_buf);
-	ASSERT_EQ(3, map_cnt);
 	ASSERT_EQ(0, bpf_map_get_info(map_fd[1], &info)) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ(BPF_MAP_TYPE_HASH, info.type);
 	EXPECT_EQ(16, info.max_entries);
@@ -186,21 +187,21 @@ TEST(map_flags_of_twenty_byte_definitions_reach_the_kernel)
 
 TEST(static_maps_are_found_by_their_offset_in_the_maps_section)
 {
-	struct bpf_object_plan plan;
+	struct bpf_object_spec spec;
 	size_t size;
 	char *buf = slurp(STATIC_MAPS, &size);
-	struct bpf_prog_spec *p = &plan.progs[0];
+	struct bpf_prog_spec *p = &spec.progs[0];
 
 	ASSERT_NE(NULL, buf);
-	ASSERT_EQ(0, bpf_object_parse(buf, size, &plan)) TH_LOG("%s", plan.err);
-	ASSERT_EQ(2, plan.map_cnt);
-	EXPECT_STREQ("small", plan.maps[0].name);
-	EXPECT_STREQ("big", plan.maps[1].name);
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &spec)) TH_LOG("%s", spec.err);
+	ASSERT_EQ(2, spec.map_cnt);
+	EXPECT_STREQ("small", spec.maps[0].name);
+	EXPECT_STREQ("big", spec.maps[1].name);
 	ASSERT_EQ(2, p->reloc_cnt);
 	/* both against the section symbol; the immediates say 0 and 16 */
 	EXPECT_EQ(0, p->relocs[0].map);
 	EXPECT_EQ(1, p->relocs[1].map);
-	bpf_object_plan_free(&plan);
+	bpf_object_spec_free(&spec);
 	free(buf);
 }
 
@@ -225,7 +226,6 @@ TEST(a_program_with_static_maps_writes_into_each_its_own)
 	__u32 zero = 0, one = 1;
 
 	ASSERT_EQ(0, load_bpf_file(STATIC_MAPS)) TH_LOG("%s", bpf_log_buf);
-	ASSERT_EQ(2, map_cnt);
 	ASSERT_EQ(0, run_socket_filter(prog_fd[0], "mark"))
 		TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(0, bpf_lookup_elem(map_fd[0], &zero, &small));
@@ -265,37 +265,35 @@ static int write_temp(char *path, const char *buf, size_t size)
 static void expect_rejected(struct __test_metadata *_metadata, const char *buf,
 			    size_t size, const char *msg_part)
 {
-	struct bpf_object_plan plan;
+	struct bpf_object_spec spec;
 	char path[] = "/tmp/fds-bad.XXXXXX";
 	int before;
 
-	ASSERT_EQ(-1, bpf_object_parse(buf, size, &plan));
-	EXPECT_NE(0, plan.err[0]);
+	ASSERT_EQ(-1, bpf_object_parse(buf, size, &spec));
+	EXPECT_NE(0, spec.err[0]);
 	if (msg_part)
-		EXPECT_NE(NULL, strstr(plan.err, msg_part)) TH_LOG("message: %s", plan.err);
-	bpf_object_plan_free(&plan);
+		EXPECT_NE(NULL, strstr(spec.err, msg_part)) TH_LOG("message: %s", spec.err);
+	bpf_object_spec_free(&spec);
 
 	ASSERT_EQ(0, write_temp(path, buf, size));
 	before = open_fd_count();
 	EXPECT_EQ(-1, load_bpf_file(path));
 	EXPECT_EQ(ENOEXEC, errno);
 	EXPECT_EQ(before, open_fd_count());
-	EXPECT_EQ(0, map_cnt);
-	EXPECT_EQ(0, prog_cnt);
 	unlink(path);
 }
 
 TEST(truncated_objects_are_rejected_at_every_length)
 {
-	struct bpf_object_plan plan;
+	struct bpf_object_spec spec;
 	size_t size, len;
 	char *buf = slurp(SOCKEX1, &size);
 
 	ASSERT_NE(NULL, buf);
 	for (len = 0; len < size; len++) {
-		ASSERT_EQ(-1, bpf_object_parse(buf, len, &plan)) TH_LOG("length %zu", len);
-		EXPECT_NE(0, plan.err[0]);
-		bpf_object_plan_free(&plan);
+		ASSERT_EQ(-1, bpf_object_parse(buf, len, &spec)) TH_LOG("length %zu", len);
+		EXPECT_NE(0, spec.err[0]);
+		bpf_object_spec_free(&spec);
 	}
 	expect_rejected(_metadata, buf, size / 2, NULL);
 	free(buf);
@@ -441,6 +439,134 @@ TEST(a_rejection_whose_log_overflows_reports_the_verifier_errno)
 	if (fd >= 0)
 		close(fd);
 	free(insns);
+}
+
+/* The 2015 interface fills one map_fd[] per map and one prog_fd[] per program. */
+TEST(load_bpf_file_fills_every_map_fd_and_prog_fd)
+{
+	unsigned int ids[4];
+	int i;
+
+	ASSERT_EQ(0, load_bpf_file(THREE_MAPS)) TH_LOG("%s", bpf_log_buf);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(BPF_OBJ_KIND_MAP, bpf_obj_kind(map_fd[i]))
+			TH_LOG("map_fd[%d] = %d", i, map_fd[i]);
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(BPF_OBJ_KIND_PROG, bpf_obj_kind(prog_fd[i]))
+			TH_LOG("prog_fd[%d] = %d", i, prog_fd[i]);
+	/* socket_first uses maps 0 and 2, socket_second maps 1 and 2 */
+	ASSERT_EQ(2, prog_map_ids(prog_fd[0], ids, 4));
+	EXPECT_TRUE(ids[0] == map_id_of(map_fd[0]) || ids[1] == map_id_of(map_fd[0]));
+	EXPECT_TRUE(ids[0] == map_id_of(map_fd[2]) || ids[1] == map_id_of(map_fd[2]));
+	ASSERT_EQ(2, prog_map_ids(prog_fd[1], ids, 4));
+	EXPECT_TRUE(ids[0] == map_id_of(map_fd[1]) || ids[1] == map_id_of(map_fd[1]));
+	EXPECT_TRUE(ids[0] == map_id_of(map_fd[2]) || ids[1] == map_id_of(map_fd[2]));
+}
+
+/*
+ * A load that fails at the second program, after the map and the first
+ * program exist, closes them all, keeps the verifier's errno and says what
+ * the verifier refused in one line; bpf_log_buf has its whole log.
+ */
+TEST(a_load_failing_at_the_second_program_closes_every_fd_it_made)
+{
+	struct bpf_object_spec *spec = malloc(sizeof(*spec));
+	int map_fds[MAX_MAPS], prog_fds[MAX_PROGS], before;
+
+	ASSERT_NE(NULL, spec);
+	before = open_fd_count();
+	EXPECT_EQ(-1, bpf_object_load_file(REJECTED, spec, map_fds, prog_fds));
+	EXPECT_EQ(EACCES, errno) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(before, open_fd_count());
+	EXPECT_EQ(-1, map_fds[0]);
+	EXPECT_EQ(-1, prog_fds[0]);
+	EXPECT_EQ(0, strncmp(spec->err, "program 'socket_bad' was not loaded: Permission denied; the verifier: invalid bpf_context access",
+			     strlen("program 'socket_bad' was not loaded: Permission denied; the verifier: invalid bpf_context access")))
+		TH_LOG("%s", spec->err);
+	EXPECT_NE(NULL, strstr(bpf_log_buf, "invalid bpf_context access"));
+	bpf_object_spec_free(spec);
+	free(spec);
+
+	before = open_fd_count();
+	EXPECT_EQ(-1, load_bpf_file(REJECTED));
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(before, open_fd_count());
+}
+
+/* bpf_log_buf holds the last load's log or nothing, never an earlier one's. */
+TEST(a_second_load_never_reports_the_first_loads_verifier_log)
+{
+	static const struct bpf_insn exit_only[] = { BPF_EXIT_INSN() };
+	char path[] = "/tmp/fds-text.XXXXXX";
+
+	EXPECT_EQ(-1, load_bpf_file(REJECTED));
+	ASSERT_NE(0, bpf_log_buf[0]) TH_LOG("no log from the first load");
+	/* a program type no kernel has: refused before the verifier runs */
+	EXPECT_EQ(-1, bpf_prog_load(0x7fff, exit_only, sizeof(exit_only),
+				    "GPL", 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, bpf_log_buf[0]) TH_LOG("stale log: %s", bpf_log_buf);
+
+	EXPECT_EQ(-1, load_bpf_file(REJECTED));
+	ASSERT_NE(0, bpf_log_buf[0]);
+	ASSERT_EQ(0, write_temp(path, "not an object", 13));
+	EXPECT_EQ(-1, load_bpf_file(path));
+	EXPECT_EQ(ENOEXEC, errno);
+	EXPECT_EQ(0, bpf_log_buf[0]) TH_LOG("stale log: %s", bpf_log_buf);
+	unlink(path);
+}
+
+/* Longer names are cut to what the spec holds, and stay terminated. */
+TEST(the_longest_names_and_license_stay_terminated)
+{
+	struct bpf_object_spec spec;
+	size_t size;
+	char *buf = slurp(LONG_NAMES, &size);
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &spec)) TH_LOG("%s", spec.err);
+	EXPECT_EQ(BPF_OBJECT_NAME_LEN - 1, strlen(spec.maps[0].name));
+	EXPECT_EQ(0, strncmp(spec.maps[0].name, "m012345678901234567890",
+			     22));
+	EXPECT_EQ(BPF_MAP_TYPE_ARRAY, spec.maps[0].type);
+	EXPECT_EQ(BPF_OBJECT_NAME_LEN - 1, strlen(spec.progs[0].name));
+	EXPECT_EQ(0, strncmp(spec.progs[0].name, "socket_abcdefghijabcdefghij",
+			     27));
+	EXPECT_EQ(sizeof(spec.license) - 1, strlen(spec.license));
+	EXPECT_EQ('G', spec.license[sizeof(spec.license) - 2]);
+	bpf_object_spec_free(&spec);
+	free(buf);
+
+	buf = slurp(LONG_LICENSE, &size);
+	ASSERT_NE(NULL, buf);
+	expect_rejected(_metadata, buf, size, "license longer than 127 bytes");
+	free(buf);
+}
+
+/*
+ * A relocation section may patch the last section (here the symbol table,
+ * which is no program: it patches nothing), never one past it.
+ */
+TEST(a_relocation_for_the_last_section_is_read_and_one_past_is_not)
+{
+	struct bpf_object_spec spec;
+	Elf64_Ehdr *ehdr;
+	GElf_Shdr rel;
+	size_t size, off;
+	char *buf = slurp(SOCKEX1, &size);
+	Elf64_Shdr *raw;
+
+	ASSERT_NE(NULL, buf);
+	ehdr = (Elf64_Ehdr *)buf;
+	ASSERT_EQ(0, find_section(buf, size, ".relsocket1", &rel, &off));
+	raw = (Elf64_Shdr *)(buf + off);
+	raw->sh_info = ehdr->e_shnum - 1;
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &spec)) TH_LOG("%s", spec.err);
+	EXPECT_EQ(0, spec.progs[0].reloc_cnt);
+	bpf_object_spec_free(&spec);
+	raw->sh_info = ehdr->e_shnum;
+	expect_rejected(_metadata, buf, size, "target section");
+	free(buf);
 }
 
 TEST_HARNESS_MAIN

@@ -17,7 +17,7 @@ while read -r t; do
 	[[ -z $t || $t == \#* ]] || tools+=("$t")
 done < "$top/data/guest-tools"
 
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,root,project,shared}
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,root,project}
 cp /bin/busybox "$root/bin/busybox"
 for applet in sh ip poweroff sync uname stty tar; do
 	ln -sf busybox "$root/bin/$applet"
@@ -68,9 +68,6 @@ for b in "$p"/tests/bin/*; do
 		copy_libs "$b"
 	fi
 done
-if [[ -f $top/../shared/CONTRACT.md ]]; then
-	cp "$top/../shared/CONTRACT.md" "$root/shared/"
-fi
 
 cat > "$root/etc/passwd" <<'PW'
 root:x:0:0:root:/root:/bin/bash

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "bpf_syscall.h"
 #include "libbpf.h"
 
 static int dump_map(int fd, const char *rel)

@@ -7,7 +7,7 @@
  * for it, a symbol table, maps and license (as sockex1_kern.o is); with two
  * maps and a version section (as two_progs_kern.o) a few more are written.
  * Prints one line per file: its name, a tab, and the exact refusal the loader
- * must give for that defect (after "bpf_load: PATH: "), so each check in the
+ * must give for that defect (after "PATH: " in the message), so each check in the
  * loader is proven by its own file.
  * Usage: mkcorrupt OBJECT OUTDIR
  */

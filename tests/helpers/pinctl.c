@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
+#include "bpf_syscall.h"
 #include "libbpf.h"
 #include "../key0_progs.h"
 #include "../uint_btf.h"
@@ -42,12 +43,12 @@ static int fail(const char *what)
 
 static int cmd_map(const char *path, int with_btf)
 {
-	struct bpf_map_create_opts opts = { 0 };
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
 	__u32 key = 1, value = 42;
 	int btf = -1, fd;
 
 	if (with_btf) {
-		btf = bpf_btf_load(&uint_btf, sizeof(uint_btf));
+		btf = bpf_btf_load(&uint_btf, sizeof(uint_btf), NULL);
 		if (btf < 0)
 			return fail("BPF_BTF_LOAD");
 		opts.btf_fd = btf;
@@ -70,7 +71,7 @@ static int cmd_map(const char *path, int with_btf)
 
 static int cmd_get(const char *path, const char *mode)
 {
-	struct bpf_obj_get_opts opts = { 0 };
+	LIBBPF_OPTS(bpf_obj_get_opts, opts);
 	__u32 key = 1, value = 0;
 	int fd;
 
@@ -102,7 +103,7 @@ static int cmd_get(const char *path, const char *mode)
 
 static int cmd_pin_at(const char *dir, const char *name)
 {
-	struct bpf_obj_pin_opts opts = { .file_flags = BPF_F_PATH_FD };
+	LIBBPF_OPTS(bpf_obj_pin_opts, opts, .file_flags = BPF_F_PATH_FD);
 	int dirfd, fd, ret;
 
 	dirfd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
@@ -130,7 +131,7 @@ static int cmd_xdp(const char *link_pin, const char *map_pin)
 	prog = load_xdp_counter(map);
 	if (prog < 0)
 		return fail("BPF_PROG_LOAD");
-	link = bpf_link_create(prog, if_nametoindex("lo"), BPF_XDP, 0);
+	link = bpf_link_create(prog, if_nametoindex("lo"), BPF_XDP, NULL);
 	if (link < 0)
 		return fail("BPF_LINK_CREATE");
 	if (bpf_obj_pin(map, map_pin))

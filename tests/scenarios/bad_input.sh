@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# CONTRACT.md section 2, row by row: bad usage exits 2 before any syscall, a
-# failed operation prints its bpf: line with the real errno, says why on
-# stderr and exits 1, and nothing already pinned is changed or lost.
+# The man page's failure rules, one by one: bad usage exits 2 before any
+# syscall, a failed operation prints its bpf: line with the real errno, says
+# why on stderr and exits 1, and nothing already pinned is changed or lost.
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
@@ -41,6 +41,12 @@ usage_error "-v without -k" -F "$FS/m" -G -m -v 7
 usage_error "unknown option" -F "$FS/m" -G -m -x
 usage_error "stray argument" -F "$FS/m" -G -m extra
 usage_error "non-numeric key" -F "$FS/m" -G -m -k zz
+
+step "usage: a stray argument is named, not the option before it" '
+	fds -F "$FS/m" -G -m first second
+	expect_status 2
+	expect_err "^fds_example: unexpected argument '"'"'first'"'"'$"
+'
 usage_error "key with trailing junk" -F "$FS/m" -G -m -k 1x
 usage_error "negative key" -F "$FS/m" -G -m -k -1
 usage_error "key over 32 bits" -F "$FS/m" -G -m -k 4294967296
@@ -219,19 +225,50 @@ for kind in percpu_hash lru_percpu_hash; do
 	' "$kind"
 done
 
-# A bad object file pins nothing, whatever is wrong with it.
+# A bad object file pins nothing, whatever is wrong with it, and says so in
+# one stderr line naming the object and the reason, with the errno of what
+# failed (ENOEXEC for a file that is no loadable object).
+# object_error NAME ERRNO-TEXT OBJECT REASON
+object_error()
+{
+	step "-o: $1" '
+		fds -F "$FS/p2" -P -p -o "$3"
+		expect_status 1
+		expect_out "bpf: prog fd:-1 ($2)"
+		mapfile -t err < "$T/err"
+		((${#err[@]} == 1)) || fail "${#err[@]} lines on stderr"
+		[[ ${err[0]} == "fds_example: cannot load the program from $3: $4" ]] ||
+			fail "stderr: ${err[0]}"
+		same_as base
+	' "$@"
+}
+
 printf '' > "$T/empty.o"
 printf 'this is not an ELF file, just text long enough\n' > "$T/text.o"
 mkdir "$T/dir.o"
-for case in "missing:$T/missing.o:No such file or directory" \
-	    "empty:$T/empty.o:Exec format error" \
-	    "directory:$T/dir.o:Is a directory" \
-	    "non-ELF:$T/text.o:Exec format error"; do
-	IFS=: read -r what obj text <<< "$case"
-	op_error "-o on a $what file pins nothing" \
-		"bpf: prog fd:-1 ($text)" \
-		-- -F "$FS/p2" -P -p -o "$obj"
-done
+object_error "a missing file" "No such file or directory" "$T/missing.o" \
+	"No such file or directory"
+object_error "an empty file" "Exec format error" "$T/empty.o" "empty file"
+object_error "a directory" "Is a directory" "$T/dir.o" "not a regular file"
+object_error "a character device" "Exec format error" /dev/null \
+	"not a regular file"
+object_error "a text file" "Exec format error" "$T/text.o" "not an ELF file"
+object_error "a map type no kernel knows: the kernel's EINVAL" \
+	"Invalid argument" tests/bin/bad_map_kern.o \
+	"cannot create map 0 'unknown': Invalid argument"
+
+# The verifier's last line names what it refused; its wording varies a little
+# between kernels, so only its start is fixed.
+step "-o: a program the verifier refuses: EACCES and the verifier's verdict" '
+	fds -F "$FS/p2" -P -p -o tests/bin/rejected_kern.o
+	expect_status 1
+	expect_out "bpf: prog fd:-1 (Permission denied)"
+	mapfile -t err < "$T/err"
+	((${#err[@]} == 1)) || fail "${#err[@]} lines on stderr"
+	[[ ${err[0]} == "fds_example: cannot load the program from tests/bin/rejected_kern.o: program '"'"'socket_bad'"'"' was not loaded: Permission denied; the verifier: invalid bpf_context access off=1000 "* ]] ||
+		fail "stderr: ${err[0]}"
+	same_as base
+'
 
 step "lo_watch -h prints its usage and exits 0; a bad argument is a usage error" '
 	examples/lo_watch -h > "$T/o" 2> "$T/e" || fail "-h exited $?"

@@ -64,7 +64,7 @@ step "nobody cannot pin a new map" --needs setpriv '
 step "nobody cannot pin a new program" --needs setpriv '
 	nobody_fds -F "$FS/mine" -P -p
 	expect_status 1
-	expect_err "cannot load the program"
+	expect_err "^fds_example: cannot load the program: $denied\$"
 	same_as base
 '
 

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The calls of bpf_syscall.h take option structs the libbpf way: sz says how
+ * big the caller's struct is, a field past sz reads as 0, and bytes the
+ * library does not know must be zero. And what the kernel writes back (the
+ * length of an info struct) reaches the caller.
+ */
+#include "kselftest_harness.h"
+#include "bpffs_fixture.h"
+
+/* A caller built against a larger struct: ours, then fields we lack. */
+struct newer_obj_get_opts {
+	struct bpf_obj_get_opts known;
+	__u64 unknown;
+};
+
+FIXTURE(fs) {
+	char fs[64];
+	char pin[96];
+};
+
+FIXTURE_SETUP(fs)
+{
+	int fd;
+
+	bpffs_fixture_mount(_metadata, self->fs, sizeof(self->fs));
+	snprintf(self->pin, sizeof(self->pin), "%s/m", self->fs);
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "opts", 4, 4, 1, NULL);
+	ASSERT_GE(fd, 0) TH_LOG("map: %s", strerror(errno));
+	ASSERT_EQ(0, bpf_obj_pin(fd, self->pin));
+	close(fd);
+}
+
+FIXTURE_TEARDOWN(fs)
+{
+	bpffs_unmount(self->fs);
+}
+
+/* sz must at least cover itself: 0 is a struct never set up. */
+TEST_F(fs, opts_smaller_than_their_sz_field_are_refused)
+{
+	struct bpf_obj_get_opts opts = { .file_flags = BPF_F_RDONLY };
+
+	EXPECT_EQ(-1, bpf_obj_get_opts(self->pin, &opts));
+	EXPECT_EQ(EINVAL, errno);
+	opts.sz = sizeof(opts.sz) - 1;
+	EXPECT_EQ(-1, bpf_obj_get_opts(self->pin, &opts));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(fs, a_field_past_sz_is_not_read)
+{
+	LIBBPF_OPTS(bpf_obj_get_opts, opts, .file_flags = BPF_F_RDONLY);
+	__u32 key = 0, value = 1;
+	int fd;
+
+	/* sz ends before file_flags: the fd is read-write */
+	opts.sz = offsetof(struct bpf_obj_get_opts, file_flags);
+	fd = bpf_obj_get_opts(self->pin, &opts);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0, bpf_update_elem(fd, &key, &value, BPF_ANY));
+	close(fd);
+
+	opts.sz = sizeof(opts);
+	fd = bpf_obj_get_opts(self->pin, &opts);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(-1, bpf_update_elem(fd, &key, &value, BPF_ANY));
+	EXPECT_EQ(EPERM, errno);
+	close(fd);
+}
+
+TEST_F(fs, a_larger_struct_is_taken_only_if_its_tail_is_zero)
+{
+	struct newer_obj_get_opts newer = {
+		.known = { .sz = sizeof(newer) },
+	};
+	int fd;
+
+	fd = bpf_obj_get_opts(self->pin, &newer.known);
+	EXPECT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	newer.unknown = 1;
+	EXPECT_EQ(-1, bpf_obj_get_opts(self->pin, &newer.known));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(fs, map_create_reads_its_opts)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_RDONLY_PROG);
+	struct bpf_map_info info;
+	int fd;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, &opts);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, bpf_map_get_info(fd, &info));
+	EXPECT_EQ(BPF_F_RDONLY_PROG, info.map_flags);
+	close(fd);
+	opts.sz = 0;
+	EXPECT_EQ(-1, bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, &opts));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+/*
+ * Asked for more than it has, the kernel fills its own struct bpf_map_info
+ * and says how much that is; a caller must not read past it.
+ */
+TEST_F(fs, the_info_length_is_what_the_kernel_wrote)
+{
+	unsigned char buf[sizeof(struct bpf_map_info) + 256];
+	__u32 len = sizeof(buf);
+	int fd;
+
+	fd = bpf_obj_get(self->pin);
+	ASSERT_GE(fd, 0);
+	memset(buf, 0, sizeof(buf));
+	ASSERT_EQ(0, bpf_obj_get_info_by_fd(fd, buf, &len))
+		TH_LOG("%s", strerror(errno));
+	EXPECT_LT(len, sizeof(buf));
+	EXPECT_GE(len, offsetof(struct bpf_map_info, name) + BPF_OBJ_NAME_LEN);
+	EXPECT_STREQ("opts", ((struct bpf_map_info *)buf)->name);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
