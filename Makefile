@@ -33,13 +33,15 @@ PREFIX       ?= /usr/local
 BPFFS        ?=
 
 # The kernel matrix's labels, from its table (data/kernels).
-KERNEL_LABELS := $(shell awk '!/^\#/ && NF { print $$1 }' data/kernels)
+KERNEL_LABELS := $(shell awk 'NF && substr($$1, 1, 1) != "\043" { print $$1 }' data/kernels)
 
 LIB_OBJS := libbpf.o bpf_load.o
 # tests/*.c are the kselftest tests; the helpers are programs the tests (or
 # docs) run. tests/run.sh runs the binaries tests/bin/tests.list names and
 # no other, so a helper never becomes a test.
-TEST_SRCS := $(wildcard tests/*.c)
+# (tests/bpffs_fixture.c is their helpers, compiled once, not a test.)
+TEST_SRCS := $(filter-out tests/bpffs_fixture.c,$(wildcard tests/*.c))
+FIXTURE_OBJS := tests/bin/bpffs_fixture.o lo_net.o
 KSELFTESTS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
 TEST_HELPERS := tests/bin/compat_2015 tests/bin/bpffs_dump tests/bin/mkcorrupt \
 		tests/bin/helpers/pinctl
@@ -76,7 +78,7 @@ DEPFLAGS = -MMD -MP
 fds_example: fds_example.o hints.o $(LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-examples/lo_watch: examples/lo_watch.c libbpf.o
+examples/lo_watch: examples/lo_watch.c lo_net.o libbpf.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
 sockex1_kern.o: sockex1_kern.c
@@ -95,9 +97,13 @@ tests/bin/tests.list: FORCE
 	@printf '%s\n' $(notdir $(KSELFTESTS)) | cmp -s - $@ || \
 		printf '%s\n' $(notdir $(KSELFTESTS)) > $@
 
-tests/bin/%: tests/%.c $(LIB_OBJS) $(KSELFTEST_DIR)/kselftest_harness.h | tests/bin/tests.list
+tests/bin/%: tests/%.c $(FIXTURE_OBJS) $(LIB_OBJS) $(KSELFTEST_DIR)/kselftest_harness.h | tests/bin/tests.list
 	@mkdir -p tests/bin
-	$(CC) $(CPPFLAGS) -I$(KSELFTEST_DIR) $(CFLAGS) $(HARNESS_WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -I$(KSELFTEST_DIR) $(CFLAGS) $(HARNESS_WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(FIXTURE_OBJS) $(LIB_OBJS) $(LDLIBS)
+
+tests/bin/bpffs_fixture.o: tests/bpffs_fixture.c $(FLAGS_STAMP)
+	@mkdir -p tests/bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) -c -o $@ $<
 
 # Written the way 2015-era samples were, against the unchanged interface.
 tests/bin/compat_2015: tests/compat/sample_2015.c $(LIB_OBJS)
@@ -109,7 +115,7 @@ tests/bin/bpffs_dump: tests/helpers/bpffs_dump.c libbpf.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
 # docs/after-2015.md runs it.
-tests/bin/helpers/pinctl: tests/helpers/pinctl.c libbpf.o
+tests/bin/helpers/pinctl: tests/helpers/pinctl.c lo_net.o libbpf.o
 	@mkdir -p tests/bin/helpers
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
