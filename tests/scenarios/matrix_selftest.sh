@@ -8,36 +8,42 @@
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
-series=$(uname -r)
+# The host's series as matrix.py names it ("6.18"), and the width of the
+# host column, which is its header's.
+read -r series < /proc/sys/kernel/osrelease
 series=${series%%-*}
 series=${series%.*}
-
-# A document as matrix.py writes it, prose around the two sections; the
-# host column is as wide as its header.
 w=$((${#series} + 5))
-dashes=$(printf "%*s" "$w" "" | tr " " -)
 cell() { printf "%-*s" "$w" "$1"; }
-cat > "$T/doc.md" << EOF
-# A scratch matrix
 
-Prose that no update may touch.
+# write_doc: a scratch document as matrix.py writes it, prose around the
+# two sections.
+write_doc()
+{
+	local dashes
+	printf -v dashes "%*s" "$w" ""
+	cat > "$T/doc.md" <<- EOF
+	# A scratch matrix
 
-## Rows
+	Prose that no update may touch.
 
-- \`alpha\`: first
-- \`beta\`: second
+	## Rows
 
-## Matrix
+	- \`alpha\`: first
+	- \`beta\`: second
 
-| row     | $(cell "host $series") | 5.10  |
-|---------|-$dashes-|-------|
-| \`alpha\` | $(cell ok) | EPERM |
-| \`beta\`  | $(cell yes) | -     |
+	## Matrix
 
-## Kernels
+	| row     | $(cell "host $series") | 5.10  |
+	|---------|-${dashes// /-}-|-------|
+	| \`alpha\` | $(cell ok) | EPERM |
+	| \`beta\`  | $(cell yes) | -     |
 
-- \`5.10\`: 5.10.0-1-test
-EOF
+	## Kernels
+
+	- \`5.10\`: 5.10.0-1-test
+	EOF
+}
 
 # results NAME ROW=VALUE...: a results directory whose matrix.tsv has these.
 results()
@@ -70,6 +76,7 @@ expect_matrix()
 }
 
 step "setup: matrix.py compares and updates scratch runs" '
+	write_doc
 	results host alpha=ok beta=yes
 	results k510 alpha=EPERM
 	echo 5.10.0-1-test > "$T/k510/kernel"

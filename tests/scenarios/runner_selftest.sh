@@ -12,18 +12,25 @@ prereq KUNIT "the kernel's KTAP parser (make check fetches it into .cache/kunit)
 	'[[ -f $TOP/.cache/kunit/kunit_parser.py ]] && command -v python3'
 
 tree=$T/tree
-mkdir -p "$tree/tests/scenarios" "$tree/tests/bin"
-cp tests/run.sh tests/lib.sh "$tree/tests/"
-: > "$tree/tests/bin/tests.list"
+
+# scenario NAME STEPS: a made-up scenario of the scratch tree.
 scenario()
 {
 	printf '%s\n' '. "$(dirname "$0")/../lib.sh"' scenario_begin "$2" scenario_end \
 		> "$tree/tests/scenarios/$1.sh"
 }
-scenario passes "step one true; step two 'true'"
-scenario fails "step good true; step bad 'false'"
-scenario skips "prereq NEVER never false; step good true; step needy --needs NEVER true"
-scenario hangs "step sleeper 'sleep 60'"
+
+# make_tree: the runner and lib.sh as they are, and four made-up scenarios.
+make_tree()
+{
+	mkdir -p "$tree/tests/scenarios" "$tree/tests/bin"
+	cp tests/run.sh tests/lib.sh "$tree/tests/"
+	: > "$tree/tests/bin/tests.list"
+	scenario passes "step one true; step two 'true'"
+	scenario fails "step good true; step bad 'false'"
+	scenario skips "prereq NEVER never false; step good true; step needy --needs NEVER true"
+	scenario hangs "step sleeper 'sleep 60'"
+}
 
 # run NAME [VAR=VALUE...] [PATTERN]: the scratch runner, its stdout in
 # $T/NAME.out, exit status in $T/NAME.rc, results in $T/NAME.res/ (and
@@ -51,6 +58,7 @@ expect_run()
 }
 
 step "setup: the scratch runner runs each made-up scenario, and all of them" '
+	make_tree
 	run passes passes &
 	run fails fails &
 	run skips skips &
