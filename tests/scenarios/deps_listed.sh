@@ -12,9 +12,11 @@ scenario_begin
 # every kernel; vm/mkinitramfs.sh leaves this scenario out of the guests.
 
 # Native-only commands: the walkthrough's `ip` (busybox's applet in a guest),
-# man page lint and rendering, make install, the compat build, make lint,
-# the lifetimes picture's Graphviz source.
-native_only=(ip mandoc man make cc shellcheck perl dot)
+# man page lint and rendering, make install, the compat build, make lint
+# (pmccabe for function length), the lifetimes picture's Graphviz source,
+# the matrix tool and the KTAP check (Debian's python3, whatever else is
+# first in PATH).
+native_only=(ip mandoc man make cc shellcheck perl pmccabe dot /usr/bin/python3)
 
 # data/packages: "GROUP: PACKAGE..." lines; data/guest-tools: one a line.
 listed=" "
@@ -22,10 +24,10 @@ while IFS=: read -r group pkgs; do
 	[[ -z $group || $group == \#* ]] || listed+="$pkgs "
 done < data/packages
 
-# A listed package's direct dependencies count as listed (gcc brings gcc-12,
-# whose binary cc is).
+# A listed package's direct dependencies and pre-dependencies count as
+# listed (gcc brings gcc-12, whose binary cc is; python3 python3-minimal).
 for pkg in $listed; do
-	deps=$(dpkg-query -W -f='${Depends}' "$pkg" 2> /dev/null) || continue
+	deps=$(dpkg-query -W -f='${Depends}, ${Pre-Depends}' "$pkg" 2> /dev/null) || continue
 	for d in ${deps//,/ }; do
 		[[ $d =~ ^[a-z0-9][a-z0-9.+-]+ ]] && listed+="${BASH_REMATCH[0]} "
 	done
