@@ -245,6 +245,8 @@ run_kernel()
 		> "$build/$name.ktap-check.new" 2>&1; then
 		mv "$build/$name.ktap-check.new" "$build/$name.ktap-check"
 		echo "FAIL: its KTAP: see ${build#"$top"/}/$name.ktap-check" > "$build/$name.verdict"
+	elif [[ -f $build/$name.ktap-check.new ]]; then
+		say "$label: $(<"$build/$name.ktap-check.new")"
 	fi
 	rm -f "$build/$name.ktap-check.new"
 	say "$label: $(<"$build/$name.verdict") ($(<"$build/$name.total")s; console log: ${build#"$top"/}/$name.log)"
