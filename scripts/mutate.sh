@@ -156,7 +156,7 @@ for ((k = 0; k < JOBS; k++)); do
 	wait -n || { cat "$base"/*/build.log >&2; die "the unchanged tree does not build"; }
 done
 if ! suite "$base/0"; then
-	tail -n 30 "$base/0/suite.log" >&2
+	cat "$base/0/build/results/host/failures" >&2
 	die "the suite fails on the unchanged tree; fix that first"
 fi
 

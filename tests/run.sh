@@ -167,13 +167,16 @@ for t in "${tests[@]}"; do
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	rm -f "$log"
 	# make mutate wants the first failure only
-	((f > 0)) && [[ -n ${FDS_FAIL_FAST:-} ]] && break
+	if ((f > 0)) && [[ -n ${FDS_FAIL_FAST:-} ]]; then
+		stopped_early=1
+		break
+	fi
 done
 echo "$pass $fail $skip" > "$results/counts"
 
 # The host's column of the kernel matrix, and the KTAP read by the kernel's
 # own parser, when every test ran natively.
-if [[ -n ${whole_native_run:-} ]]; then
+if [[ -n ${whole_native_run:-} && -z ${stopped_early:-} ]]; then
 	if [[ ${MATRIX_UPDATE:-} == 1 ]]; then
 		"$TOP/scripts/matrix.py" update "host=$results" || fail=$((fail + 1))
 	else
