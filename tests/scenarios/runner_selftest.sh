@@ -34,7 +34,9 @@ make_tree()
 
 # run NAME [VAR=VALUE...] [PATTERN]: the scratch runner, its stdout in
 # $T/NAME.out, exit status in $T/NAME.rc, results in $T/NAME.res/ (and
-# not in this run's matrix rows, which $FDS_MATRIX_OUT names).
+# not in this run's matrix rows, which $FDS_MATRIX_OUT names). What the
+# outer run was given (make mutate's CI, FDS_FAIL_FAST, TEST_TIMEOUT) is
+# not the scratch runner's.
 run()
 {
 	local name=$1 rc=0 vars=()
@@ -43,7 +45,7 @@ run()
 		vars+=("$1")
 		shift
 	done
-	env -u CI -u FDS_MATRIX_OUT FDS_RESULTS="$T/$name.res" "${vars[@]}" bash "$tree/tests/run.sh" "$@" \
+	env -u CI -u FDS_MATRIX_OUT -u FDS_FAIL_FAST -u TEST_TIMEOUT -u VALGRIND FDS_RESULTS="$T/$name.res" "${vars[@]}" bash "$tree/tests/run.sh" "$@" \
 		> "$T/$name.out" 2> "$T/$name.err" || rc=$?
 	echo "$rc" > "$T/$name.rc"
 }
