@@ -32,11 +32,16 @@ KSELFTEST_DIR ?= $(CACHE)/kselftest
 PREFIX       ?= /usr/local
 BPFFS        ?=
 
+# The kernel matrix's labels, from its table (data/kernels).
+KERNEL_LABELS := $(shell awk 'NF && substr($$1, 1, 1) != "\043" { print $$1 }' data/kernels)
+
 LIB_OBJS := libbpf.o bpf_load.o
 # tests/*.c are the kselftest tests; the helpers are programs the tests (or
 # docs) run. tests/run.sh runs the binaries tests/bin/tests.list names and
 # no other, so a helper never becomes a test.
-TEST_SRCS := $(wildcard tests/*.c)
+# (tests/bpffs_fixture.c is their helpers, compiled once, not a test.)
+TEST_SRCS := $(filter-out tests/bpffs_fixture.c,$(wildcard tests/*.c))
+FIXTURE_OBJS := tests/bin/bpffs_fixture.o lo_net.o
 KSELFTESTS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
 TEST_HELPERS := tests/bin/compat_2015 tests/bin/bpffs_dump tests/bin/mkcorrupt \
 		tests/bin/helpers/pinctl tests/bin/helpers/map_ids \
@@ -54,8 +59,11 @@ FLAGS_STAMP := .build-flags
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
+# Installs the Debian packages of the groups DEPS names (data/packages), as
+# root. Builds never install: every other target only checks its groups.
+DEPS ?= build check
 deps:
-	@scripts/deps.sh build
+	@scripts/deps.sh --install $(DEPS)
 
 # Objects are rebuilt when the flags change (SANITIZE=1, VALGRIND=1 and back).
 $(FLAGS_STAMP): FORCE
@@ -65,16 +73,16 @@ $(FLAGS_STAMP): FORCE
 DEPFLAGS = -MMD -MP
 -include $(wildcard *.d examples/*.d tests/bin/*.d tests/bin/helpers/*.d)
 
-%.o: %.c $(FLAGS_STAMP) | deps
+%.o: %.c $(FLAGS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) -c -o $@ $<
 
 fds_example: fds_example.o hints.o $(LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-examples/lo_watch: examples/lo_watch.c libbpf.o
+examples/lo_watch: examples/lo_watch.c lo_net.o libbpf.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
-sockex1_kern.o: sockex1_kern.c | deps
+sockex1_kern.o: sockex1_kern.c
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(KSELFTEST_DIR)/kselftest_harness.h:
@@ -90,9 +98,13 @@ tests/bin/tests.list: FORCE
 	@printf '%s\n' $(notdir $(KSELFTESTS)) | cmp -s - $@ || \
 		printf '%s\n' $(notdir $(KSELFTESTS)) > $@
 
-tests/bin/%: tests/%.c $(LIB_OBJS) $(KSELFTEST_DIR)/kselftest_harness.h | tests/bin/tests.list
+tests/bin/%: tests/%.c $(FIXTURE_OBJS) $(LIB_OBJS) $(KSELFTEST_DIR)/kselftest_harness.h | tests/bin/tests.list
 	@mkdir -p tests/bin
-	$(CC) $(CPPFLAGS) -I$(KSELFTEST_DIR) $(CFLAGS) $(HARNESS_WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) -I$(KSELFTEST_DIR) $(CFLAGS) $(HARNESS_WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(FIXTURE_OBJS) $(LIB_OBJS) $(LDLIBS)
+
+tests/bin/bpffs_fixture.o: tests/bpffs_fixture.c $(FLAGS_STAMP)
+	@mkdir -p tests/bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) -c -o $@ $<
 
 # Written the way 2015-era samples were, against the unchanged interface.
 tests/bin/compat_2015: tests/compat/sample_2015.c $(LIB_OBJS)
@@ -104,7 +116,7 @@ tests/bin/bpffs_dump: tests/helpers/bpffs_dump.c libbpf.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
 # docs/after-2015.md runs it.
-tests/bin/helpers/pinctl: tests/helpers/pinctl.c libbpf.o
+tests/bin/helpers/pinctl: tests/helpers/pinctl.c lo_net.o libbpf.o
 	@mkdir -p tests/bin/helpers
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
@@ -117,7 +129,7 @@ tests/bin/mkcorrupt: tests/helpers/mkcorrupt.c
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
-tests/bin/%_kern.o: tests/objects/%_kern.c | deps
+tests/bin/%_kern.o: tests/objects/%_kern.c
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
@@ -125,11 +137,11 @@ tests/bin/%_kern.o: tests/objects/%_kern.c | deps
 TEST_OBJS += tests/bin/after2015_iter_kern.o
 tests/bin/after2015_iter_kern.o: BPF_CFLAGS += -g
 
-tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c | deps
+tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -D$(if $(findstring maps,$@),MANY_MAPS,MANY_PROGS) -c -o $@ $<
 
-tests/bin/long_license_kern.o: tests/objects/long_names_kern.c | deps
+tests/bin/long_license_kern.o: tests/objects/long_names_kern.c
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -DLICENSE_128 -c -o $@ $<
 
@@ -142,8 +154,8 @@ mutate: test-build
 	@scripts/mutate.sh $(MUTANTS_ONLY)
 
 # make check runs make lint first: shellcheck, checkpatch and the
-# function-length check (no C function over 60 lines).
-check: all $(TEST_BINS) $(TEST_OBJS) $(CACHE)/checkpatch/checkpatch.pl
+# function-length check (no C function over 60 lines, in .c or .h: pmccabe).
+check: all $(TEST_BINS) $(TEST_OBJS) $(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py
 	@scripts/deps.sh check $(if $(filter 1,$(VALGRIND)),valgrind)
 	@scripts/lint.sh
 	@VALGRIND=$(VALGRIND) tests/run.sh
@@ -152,7 +164,7 @@ lint: $(CACHE)/checkpatch/checkpatch.pl
 	@scripts/deps.sh check
 	@scripts/lint.sh
 
-$(CACHE)/checkpatch/checkpatch.pl:
+$(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py:
 	@scripts/deps.sh check
 	scripts/fetch-kselftest.sh $(CACHE)
 
@@ -163,10 +175,11 @@ check-vm: all $(TEST_BINS) $(TEST_OBJS)
 	@scripts/deps.sh check vm
 	@vm/check-vm.sh
 
-# The last runs' observations (build/matrix/*.tsv) become the committed matrix.
-MATRIX_RUNS = $(foreach f,$(wildcard build/matrix/*.tsv),$(basename $(notdir $(f)))=$(f))
+# The last runs' observations (build/results/*/matrix.tsv, but the partial
+# runs of tests/run.sh PATTERN) become the committed matrix.
+MATRIX_RUNS = $(foreach d,$(filter-out build/results/partial/,$(dir $(wildcard build/results/*/matrix.tsv))),$(notdir $(d:/=))=$(d:/=))
 matrix-update:
-	@$(if $(MATRIX_RUNS),scripts/matrix.sh update $(MATRIX_RUNS),echo 'no build/matrix/*.tsv: run make check or make check-vm first'; false)
+	@$(if $(MATRIX_RUNS),scripts/matrix.py update $(MATRIX_RUNS),echo 'no build/results/*/matrix.tsv: run make check or make check-vm first'; false)
 
 # The lifetimes picture of docs/walkthrough.md, from its Graphviz source.
 docs: docs/lifetimes.svg
@@ -196,14 +209,16 @@ clean:
 	@$(MAKE) -s -C fuzz clean
 
 help:
+	@echo 'make deps         install the Debian packages (root; DEPS="build check vm fuzz bench docs valgrind", default: build check)'
 	@echo 'make              build fds_example, sockex1_kern.o and examples/lo_watch'
 	@echo 'make docs         draw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz)'
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'
 	@echo 'make lint         shellcheck, checkpatch.pl and function length (make check runs it first)'
 	@echo 'make mutate       apply each mutant of tests/mutants.txt to a scratch copy and rerun the suite (MUTANTS_ONLY=id...)'
-	@echo 'make check-vm     run the suite in QEMU on Debian 5.10, 6.1, 6.12 and sid kernels, compare the kernel matrix'
-	@echo '                  (KERNELS=5.10,6.12 for a subset, KERNEL=bzImage... for your own, MATRIX_UPDATE=1 to rewrite it)'
+	@echo 'make check-vm     run the suite in QEMU on the Debian kernels of data/kernels ($(KERNEL_LABELS)),'
+	@echo '                  compare the kernel matrix (KERNELS=$(firstword $(KERNEL_LABELS)),... for a subset,'
+	@echo '                  KERNEL=bzImage... for your own, MATRIX_UPDATE=1 to rewrite it)'
 	@echo 'make matrix-update  write the last runs into docs/kernel-matrix.md'
 	@echo 'make fuzz         fuzz the ELF loader for FUZZ_SECONDS (default 60)'
 	@echo 'make bench        print the benchmark table'

@@ -12,12 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "bpf_syscall.h"
 #include "libbpf.h"
+#include "lo_net.h"
 
 static int number(const char *s, long max, long *out)
 {
@@ -52,9 +51,8 @@ static int attach_pinned(const char *pin)
 		fprintf(stderr, "lo_watch: %s is not a program\n", pin);
 		return -1;
 	}
-	sock = open_raw_sock("lo");
-	if (sock < 0 ||
-	    setsockopt(sock, SOL_SOCKET, SO_ATTACH_BPF, &prog, sizeof(prog)) < 0) {
+	sock = lo_attach_filter(prog);
+	if (sock < 0) {
 		fprintf(stderr, "lo_watch: cannot attach to a raw socket on lo: %s\n",
 			strerror(errno));
 		return -1;
@@ -65,31 +63,14 @@ static int attach_pinned(const char *pin)
 /* count datagrams of size bytes to 127.0.0.1:9, which a socket listens on. */
 static int send_datagrams(long count, long size)
 {
-	struct sockaddr_in discard = {
-		.sin_family = AF_INET,
-		.sin_port = htons(9),
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-	int listener, sender;
-	char buf[2048];
-	long i;
-
-	listener = socket(AF_INET, SOCK_DGRAM, 0);
-	sender = socket(AF_INET, SOCK_DGRAM, 0);
-	if (listener < 0 || sender < 0 ||
-	    bind(listener, (struct sockaddr *)&discard, sizeof(discard)) < 0) {
+	if (lo_udp_sink(9) < 0) {
 		fprintf(stderr, "lo_watch: cannot listen on 127.0.0.1:9: %s\n",
 			strerror(errno));
 		return -1;
 	}
-
-	memset(buf, 'x', size);
-	for (i = 0; i < count; i++) {
-		if (sendto(sender, buf, size, 0, (struct sockaddr *)&discard,
-			   sizeof(discard)) != size) {
-			fprintf(stderr, "lo_watch: send: %s\n", strerror(errno));
-			return -1;
-		}
+	if (lo_send_udp(9, size, count) < 0) {
+		fprintf(stderr, "lo_watch: send: %s\n", strerror(errno));
+		return -1;
 	}
 	printf("sent %ld UDP datagrams of %ld bytes to 127.0.0.1:9\n", count, size);
 	return 0;

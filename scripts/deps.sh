@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
-# Makes sure the Debian packages a make target needs are installed: installs
-# the missing ones when run as root, otherwise says which ones to install.
-# Usage: deps.sh GROUP...   (build, check, vm, fuzz, bench, docs)
+# The Debian packages a make target needs, by group (data/packages).
+#   deps.sh GROUP...            exit 1 naming the missing ones, if any
+#   deps.sh --install GROUP...  install the missing ones (root; make deps)
+# Groups: build, check, docs, vm, fuzz, bench, valgrind. Builds and tests
+# only verify: installing is `make deps`, which people and CI call.
 set -euo pipefail
 
-declare -A group=(
-	[build]="make gcc libc6-dev clang llvm libelf-dev zlib1g-dev linux-libc-dev"
-	[check]="bpftool util-linux xz-utils procps mandoc man-db iproute2 shellcheck perl graphviz"
-	[docs]="graphviz"
-	[vm]="qemu-system-x86 busybox-static cpio"
-	[fuzz]="libclang-rt-14-dev"
-	[bench]="hyperfine"
-	[valgrind]="valgrind"
-)
+top=$(cd "$(dirname "$0")/.." && pwd)
+install=0
+if [[ ${1:-} == --install ]]; then
+	install=1
+	shift
+fi
+
+declare -A group=()
+while IFS=: read -r name pkgs; do
+	[[ -z $name || $name == \#* ]] && continue
+	group[$name]=$pkgs
+done < "$top/data/packages"
 
 want=()
 for g in "$@"; do
 	if [[ -z ${group[$g]+x} ]]; then
-		echo "deps.sh: unknown group '$g'" >&2
+		echo "deps.sh: unknown group '$g' (known: ${!group[*]})" >&2
 		exit 2
 	fi
 	read -ra pkgs <<< "${group[$g]}"
@@ -31,9 +36,13 @@ for p in "${want[@]}"; do
 done
 ((${#missing[@]} == 0)) && exit 0
 
-if ((EUID != 0)); then
+if ((!install)); then
 	echo "Missing Debian packages: ${missing[*]}" >&2
-	echo "Install them as root:  apt-get install ${missing[*]}" >&2
+	echo "Install them with:  make deps DEPS=\"$*\"   (as root)" >&2
+	exit 1
+fi
+if ((EUID != 0)); then
+	echo "deps.sh: installing needs root:  apt-get install ${missing[*]}" >&2
 	exit 1
 fi
 

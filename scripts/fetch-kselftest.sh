@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Puts the kselftest harness headers (kselftest_harness.h, kselftest.h), and
-# the kernel's checkpatch.pl with the two files it reads (for make lint),
-# into a cache directory, taken from Debian's linux-source package; never
-# committed.
+# Puts the kselftest harness headers (kselftest_harness.h, kselftest.h), the
+# kernel's checkpatch.pl with the two files it reads (for make lint), and
+# kunit_tool's Python sources (tools/testing/kunit: its KTAP parser, for
+# scripts/ktap_check.py) into a cache directory, taken from Debian's
+# linux-source package; never committed.
 # Usage: fetch-kselftest.sh CACHE_DIR
 set -euo pipefail
 
@@ -13,7 +14,9 @@ pkg=${KSELFTEST_PKG:-linux-source-6.12}
 out=$cache/kselftest
 
 lint=$cache/checkpatch
-if [[ -f $out/kselftest_harness.h && -f $out/kselftest.h && -f $lint/checkpatch.pl ]]; then
+kunit=$cache/kunit
+if [[ -f $out/kselftest_harness.h && -f $out/kselftest.h && -f $lint/checkpatch.pl &&
+      -f $kunit/kunit_parser.py ]]; then
 	exit 0
 fi
 
@@ -48,7 +51,7 @@ top=$(basename "$tarball" .tar.xz)
 sel=$top/tools/testing/selftests
 tar -xJf "$tmp/$tarball" -C "$tmp" "$sel/kselftest_harness.h" "$sel/kselftest.h" \
 	"$top/scripts/checkpatch.pl" "$top/scripts/spelling.txt" \
-	"$top/scripts/const_structs.checkpatch"
+	"$top/scripts/const_structs.checkpatch" "$top/tools/testing/kunit"
 
 mkdir -p "$out.new"
 cp "$tmp/$sel/kselftest_harness.h" "$tmp/$sel/kselftest.h" "$out.new/"
@@ -65,3 +68,10 @@ echo "$deb" > "$lint.new/SOURCE"
 rm -rf "$lint"
 mv "$lint.new" "$lint"
 echo "fetch-kselftest: checkpatch.pl from $deb in $lint"
+
+mkdir -p "$kunit.new"
+cp "$tmp/$top"/tools/testing/kunit/*.py "$kunit.new/"
+echo "$deb" > "$kunit.new/SOURCE"
+rm -rf "$kunit"
+mv "$kunit.new" "$kunit"
+echo "fetch-kselftest: kunit_tool's parser from $deb in $kunit"

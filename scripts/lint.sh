@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make lint: the project's shell and C sources against shellcheck and the
 # kernel's checkpatch.pl (from the linux-source package, cached by
-# scripts/fetch-kselftest.sh; never committed), and C functions against the
-# coding style's "a screen at most" (60 lines).
+# scripts/fetch-kselftest.sh; never committed), and C functions, in .c and
+# .h files, against the coding style's "a screen at most" (60 lines).
 # make check runs all three before the tests.
 #   lint.sh [shell] [c] [length]   the parts to run (default: all three)
 # Exits 1 on any finding; each finding names file and line.
@@ -97,25 +97,20 @@ checkpatch()
 	return 0
 }
 
-# A function body of more than 60 lines: from a '{' in column 0 to the next
-# '}' in column 0, named by the line before the '{'.
+# A function body of more than 60 lines, in .c and .h files alike:
+# pmccabe counts from a function's first line to its closing brace, which
+# is its body and three more lines (signature, '{', '}').
 lint_length()
 {
-	local f out
-	echo "lint: function length, at most 60 lines"
-	while IFS= read -r f; do
-		[[ $f == *.c ]] || continue
-		out=$(awk -v f="$f" '
-			/^\{/ { start = NR; name = prev }
-			/^\}/ && start { n = NR - start - 1
-				if (n > 60) printf "%s:%d: %d lines: %s\n", f, start, n, name
-				start = 0 }
-			!/^\{/ { prev = $0 }' "$f")
-		if [[ -n $out ]]; then
-			echo "$out"
-			rc=1
-		fi
-	done < <(c_files)
+	local files out
+	echo "lint: function length, at most 60 lines (pmccabe)"
+	mapfile -t files < <(c_files)
+	out=$(pmccabe "${files[@]}" 2> /dev/null | awk -F '\t' '$5 - 3 > 60 {
+		printf "%s: %d lines\n", $6, $5 - 3 }')
+	if [[ -n $out ]]; then
+		echo "$out"
+		rc=1
+	fi
 }
 
 for p in "${parts[@]}"; do

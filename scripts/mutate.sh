@@ -100,10 +100,12 @@ suite() {
 	(cd "$1" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-60} \
 		tests/run.sh > "$1/suite.log" 2>&1)
 }
+# first_failure DIR: the test whose failure stopped the suite, from the
+# runner's results (tests/run.sh).
 first_failure() {
-	local l
-	l=$(grep -m1 '^not ok' "$1/suite.log")
-	echo "${l#not ok * }"
+	local l=
+	read -r l < "$1/build/results/host/failures"
+	echo "${l%%: *}"
 }
 
 # run_one I DIR: applies mutant I in DIR, builds, runs, restores; prints
@@ -154,7 +156,7 @@ for ((k = 0; k < JOBS; k++)); do
 	wait -n || { cat "$base"/*/build.log >&2; die "the unchanged tree does not build"; }
 done
 if ! suite "$base/0"; then
-	grep -E '^ *(not ok|# )' "$base/0/suite.log" | tail -n 30 >&2
+	cat "$base/0/build/results/host/failures" >&2
 	die "the suite fails on the unchanged tree; fix that first"
 fi
 

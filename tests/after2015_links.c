@@ -26,7 +26,7 @@ FIXTURE_SETUP(link)
 	snprintf(self->link_pin, sizeof(self->link_pin), "%s/link", self->fs);
 	snprintf(self->map_pin, sizeof(self->map_pin), "%s/count", self->fs);
 	/* a receiver, so no ICMP port-unreachable joins the count */
-	self->sink = udp_sink(PORT);
+	self->sink = lo_udp_sink(PORT);
 	ASSERT_GE(self->sink, 0) TH_LOG("sink: %s", strerror(errno));
 }
 
@@ -93,7 +93,7 @@ TEST_F(link, a_pinned_link_keeps_counting_after_its_process_exits)
 
 	/* the creator is gone: only the pins hold link, program and map */
 	ASSERT_EQ(0, packets(self->map_pin));
-	ASSERT_EQ(0, send_udp(PORT, 32, 5));
+	ASSERT_EQ(0, lo_send_udp(PORT, 32, 5));
 	EXPECT_EQ(5, packets(self->map_pin));
 
 	fd = bpf_obj_get(self->link_pin);
@@ -109,7 +109,7 @@ TEST_F(link, a_pinned_link_keeps_counting_after_its_process_exits)
 	ASSERT_EQ(0, wait_id_gone(bpf_prog_get_fd_by_id, prog_id))
 		TH_LOG("program %u still exists", prog_id);
 	before = packets(self->map_pin);
-	ASSERT_EQ(0, send_udp(PORT, 32, 5));
+	ASSERT_EQ(0, lo_send_udp(PORT, 32, 5));
 	EXPECT_EQ(before, packets(self->map_pin));
 	matrix_record("link-xdp-detached-on-unpin", "%s",
 		      packets(self->map_pin) == before ? "yes" : "no");

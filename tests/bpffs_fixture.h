@@ -2,8 +2,10 @@
 /*
  * Helpers shared by the kselftest-harness tests: a private bpffs in a private
  * mount namespace, a private network namespace with lo up, running
- * fds_example as a separate process, and sending datagrams on lo.
- * Include after kselftest_harness.h (only one .c per binary includes it).
+ * fds_example as a separate process, object ids, kernel-matrix rows. They
+ * are compiled once, in tests/bpffs_fixture.c; traffic on lo is lo_net.h's.
+ * Include after kselftest_harness.h (only one .c per binary includes it):
+ * the fixture's macros below use the harness's.
  */
 #ifndef BPFFS_FIXTURE_H
 #define BPFFS_FIXTURE_H
@@ -29,38 +31,19 @@
 
 #include "bpf_syscall.h"
 #include "libbpf.h"
+#include "lo_net.h"
 
 /*
  * A bpffs that only this process (a harness test child) and its children
  * see: the mount namespace goes with the process even if it is killed.
+ * The mount point, made under /tmp, goes into dir (len bytes).
  */
-static inline int bpffs_private_mount(char *dir, size_t len)
-{
-	if (unshare(CLONE_NEWNS) < 0)
-		return -1;
-	if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return -1;
-	snprintf(dir, len, "/tmp/fds-ktest.XXXXXX");
-	if (!mkdtemp(dir))
-		return -1;
-	if (mount("bpf", dir, "bpf", 0, NULL) < 0) {
-		int err = errno;
+int bpffs_private_mount(char *dir, size_t len);
+/* Unmounts and removes dir; nothing when dir is "". */
+void bpffs_unmount(const char *dir);
 
-		rmdir(dir);
-		errno = err;
-		return -1;
-	}
-	return 0;
-}
-
-static inline void bpffs_unmount(const char *dir)
-{
-	if (dir[0]) {
-		umount2(dir, MNT_DETACH);
-		rmdir(dir);
-	}
-}
-
+/* The harness's part: for the tests, which include kselftest_harness.h. */
+#ifdef __KSELFTEST_HARNESS_H
 /*
  * A fixture's setup step: the private bpffs into fs (len bytes), or the
  * test fails here. fs is "" until mounted, so teardown may always run
@@ -95,61 +78,18 @@ static inline void bpffs_fixture_mount(struct __test_metadata *_metadata,
 	{								\
 		bpffs_unmount(self->fs);				\
 	}
+#endif /* __KSELFTEST_HARNESS_H */
 
 /* A network namespace of our own, so nothing else sends on its lo. */
-static inline int netns_private_lo(void)
-{
-	struct ifreq ifr;
-	int sock, ret;
-
-	if (unshare(CLONE_NEWNET) < 0)
-		return -1;
-	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (sock < 0)
-		return -1;
-	memset(&ifr, 0, sizeof(ifr));
-	strcpy(ifr.ifr_name, "lo");
-	ret = ioctl(sock, SIOCGIFFLAGS, &ifr);
-	if (ret == 0) {
-		ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
-		ret = ioctl(sock, SIOCSIFFLAGS, &ifr);
-	}
-	close(sock);
-	return ret;
-}
+int netns_private_lo(void);
 
 /*
  * How a child ended, in words: "exit 1", "killed by signal 11 (Segmentation
  * fault)". exited_zero() is true for a normal exit with status 0 only, so a
  * child killed by a signal never reads as a success.
  */
-static inline const char *child_end(int status, char *buf, size_t len)
-{
-	if (WIFEXITED(status))
-		snprintf(buf, len, "exit %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	else
-		snprintf(buf, len, "wait status 0x%x", status);
-	return buf;
-}
-
-static inline int exited_zero(int status)
-{
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-/* After a run_fds() that did not exit 0: its stderr, as "# " lines. */
-static inline void show_fds_stderr(FILE *err, const char *end)
-{
-	char line[512];
-
-	fprintf(stderr, "# fds_example: %s\n", end);
-	rewind(err);
-	while (fgets(line, sizeof(line), err))
-		fprintf(stderr, "#   %s", line);
-}
+const char *child_end(int status, char *buf, size_t len);
+int exited_zero(int status);
 
 /*
  * Runs ./fds_example with the given arguments (NULL-terminated), stdout into
@@ -157,198 +97,20 @@ static inline void show_fds_stderr(FILE *err, const char *end)
  * killed it). Unless it exits 0, how it ended and its stderr are printed as
  * "# " lines, so a failing assertion comes with fds_example's own words.
  */
-static inline int run_fds(char *out, size_t outlen, ...)
-{
-	const char *argv[32] = { "./fds_example" };
-	int pipefd[2], status, argc = 1;
-	size_t done = 0;
-	char end[80];
-	va_list ap;
-	FILE *err;
-	pid_t pid;
-
-	va_start(ap, outlen);
-	while (argc < 31 && (argv[argc] = va_arg(ap, const char *)))
-		argc++;
-	va_end(ap);
-	argv[argc] = NULL;
-
-	err = tmpfile();
-	if (!err)
-		return -1;
-	/* fds_example must start with fds 0-2 only: its fd numbers are output */
-	fcntl(fileno(err), F_SETFD, FD_CLOEXEC);
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
-		fclose(err);
-		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		fclose(err);
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(pipefd[1], 1);
-		dup2(fileno(err), 2);
-		execv(argv[0], (char **)argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	for (;;) {
-		char scratch[256];
-		char *dst = out ? out + done : scratch;
-		size_t room = out ? outlen - 1 - done : sizeof(scratch);
-		ssize_t n;
-
-		if (room == 0) {
-			dst = scratch;
-			room = sizeof(scratch);
-		}
-		n = read(pipefd[0], dst, room);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (out && dst != scratch)
-			done += n;
-	}
-	if (out)
-		out[done] = '\0';
-	close(pipefd[0]);
-	if (waitpid(pid, &status, 0) < 0) {
-		fclose(err);
-		return -1;
-	}
-	if (!exited_zero(status))
-		show_fds_stderr(err, child_end(status, end, sizeof(end)));
-	fclose(err);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/*
- * A UDP socket bound to 127.0.0.1:port: datagrams sent there then find a
- * receiver, and no ICMP port-unreachable adds to what lo carries.
- */
-static inline int udp_sink(int port)
-{
-	struct sockaddr_in addr = {
-		.sin_family = AF_INET,
-		.sin_port = htons(port),
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-	int sock;
-
-	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (sock < 0)
-		return -1;
-	if (bind(sock, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		int err = errno;
-
-		close(sock);
-		errno = err;
-		return -1;
-	}
-	return sock;
-}
-
-/* Sends count UDP datagrams of len bytes to 127.0.0.1:port. */
-static inline int send_udp(int port, size_t len, int count)
-{
-	struct sockaddr_in to = {
-		.sin_family = AF_INET,
-		.sin_port = htons(port),
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-	char buf[1500];
-	int sock, i, ret = 0;
-
-	if (len > sizeof(buf))
-		return -1;
-	memset(buf, 'x', len);
-	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (sock < 0)
-		return -1;
-	for (i = 0; i < count && ret == 0; i++)
-		if (sendto(sock, buf, len, 0, (struct sockaddr *)&to,
-			   sizeof(to)) != (ssize_t)len)
-			ret = -1;
-	close(sock);
-	return ret;
-}
+int run_fds(char *out, size_t outlen, ...);
 
 /* The kernel frees an object after an RCU grace period: poll for its id. */
-static inline int wait_id_gone(int (*get_by_id)(unsigned int), unsigned int id)
-{
-	int i, fd;
+int wait_id_gone(int (*get_by_id)(unsigned int), unsigned int id);
 
-	for (i = 0; i < 500; i++) {
-		fd = get_by_id(id);
-		if (fd < 0 && errno == ENOENT)
-			return 0;
-		if (fd >= 0)
-			close(fd);
-		usleep(10000);
-	}
-	return -1;
-}
-
-static inline unsigned int map_id_of(int fd)
-{
-	struct bpf_map_info info;
-	unsigned int len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
-}
-
+unsigned int map_id_of(int fd);
 /* The id of the map pinned at path, or 0 if none can be got there. */
-static inline unsigned int pinned_map_id(const char *path)
-{
-	int fd = bpf_obj_get(path);
-	unsigned int id;
-
-	if (fd < 0)
-		return 0;
-	id = map_id_of(fd);
-	close(fd);
-	return id;
-}
-
-static inline unsigned int prog_id_of(int fd)
-{
-	struct bpf_prog_info info;
-	unsigned int len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
-}
-
+unsigned int pinned_map_id(const char *path);
+unsigned int prog_id_of(int fd);
 /* The ids of the maps a program uses; returns how many, or -1. */
-static inline int prog_map_ids(int fd, unsigned int *ids, unsigned int max)
-{
-	struct bpf_prog_info info;
-	unsigned int len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = max;
-	info.map_ids = (unsigned long)ids;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return -1;
-	return info.nr_map_ids;
-}
+int prog_map_ids(int fd, unsigned int *ids, unsigned int max);
 
 /* Number of open fds of this process, to show nothing leaked. */
-static inline int open_fd_count(void)
-{
-	int fd, n = 0;
-
-	for (fd = 0; fd < 1024; fd++)
-		if (fcntl(fd, F_GETFD) >= 0)
-			n++;
-	return n;
-}
+int open_fd_count(void);
 
 /*
  * How this kernel behaves for one row of the kernel matrix
@@ -357,41 +119,13 @@ static inline int open_fd_count(void)
  * (an errno name from strerrorname_np(), "yes"/"no", a count) that is the
  * same on every run on one kernel.
  */
-static inline void matrix_record(const char *row, const char *fmt, ...)
+void matrix_record(const char *row, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-static inline void matrix_record(const char *row, const char *fmt, ...)
-{
-	const char *out = getenv("FDS_MATRIX_OUT");
-	int saved = errno;	/* callers go on to check errno */
-	char value[128];
-	va_list ap;
-	FILE *f;
-
-	if (!out || !*out)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(value, sizeof(value), fmt, ap);
-	va_end(ap);
-	f = fopen(out, "ae");
-	if (f) {
-		fprintf(f, "%s\t%s\n", row, value);
-		fclose(f);
-	}
-	errno = saved;
-}
 
 /*
  * One matrix row for a call's result: "ok" or the errno's name. errno is
  * kept, since writing the row may change it.
  */
-static inline void record_result(const char *row, long ret)
-{
-	int err = errno;
-
-	matrix_record(row, "%s", ret >= 0 ? "ok" :
-		      strerrorname_np(err) ? strerrorname_np(err) : "E?");
-	errno = err;
-}
+void record_result(const char *row, long ret);
 
 #endif /* BPFFS_FIXTURE_H */

@@ -1,6 +1,9 @@
 # shellcheck shell=bash
 # Sourced by every shell scenario: a private bpffs per scenario, named steps
-# printed as KTAP, and the checks the steps are made of.
+# printed as KTAP v1, and the checks the steps are made of. The KTAP is
+# kept until the scenario ends, so that its plan comes first, as
+# Documentation/dev-tools/ktap.rst wants: "1..N" right after the version
+# line (also when the scenario stops early: the steps run so far).
 # A scenario calls scenario_begin, then step NAME 'commands'..., then
 # scenario_end. A step's commands run with `set -e` in a subshell; any command
 # that fails fails the step, and the step's output is shown under it.
@@ -32,22 +35,41 @@ scenario_begin()
 		FDS_PRIVATE_NS=1 exec unshare --mount --propagation private \
 			bash "$0" "${SCENARIO_ARGS[@]}"
 	fi
-	echo "KTAP version 1"
 	T=$(mktemp -d "${TMPDIR:-/tmp}/fds-test.XXXXXX") || exit 1
 	FS=$T/fs
 	mkdir "$FS"
+	: > "$T/ktap"
 	trap scenario_cleanup EXIT
 	if ! mount -t bpf bpf "$FS"; then
-		echo "Bail out! cannot mount a bpffs on $FS"
+		ktap_line "Bail out! cannot mount a bpffs on $FS"
 		exit 1
 	fi
 	cd "$TOP" || exit 1
 }
 
-# Unmounts whatever the scenario mounted under $T, deepest first.
+# ktap_line LINE...: result and diagnostic lines of the scenario's KTAP,
+# printed after the plan when it ends.
+ktap_line()
+{
+	printf '%s\n' "$@" >> "$T/ktap"
+}
+
+# The scenario's KTAP, once: version, plan, then the lines kept so far.
+KTAP_PRINTED=0
+ktap_print()
+{
+	((KTAP_PRINTED)) && return
+	KTAP_PRINTED=1
+	printf 'KTAP version 1\n1..%d\n' "$STEP_NUM"
+	show_file "" "$T/ktap"
+}
+
+# Prints the KTAP, and unmounts whatever the scenario mounted under $T,
+# deepest first.
 scenario_cleanup()
 {
 	local mnt
+	ktap_print
 	awk -v t="$T/" 'index($2, t) == 1 { print $2 }' /proc/self/mounts |
 		sort -r | while read -r mnt; do umount -l "$mnt"; done
 	rm -rf "$T"
@@ -55,14 +77,19 @@ scenario_cleanup()
 
 scenario_end()
 {
-	echo "1..$STEP_NUM"
+	ktap_print
 	exit $((STEP_FAILED ? 1 : 0))
 }
 
 # step NAME [--needs PREREQ[,PREREQ...]] [--host-only] BODY [ARG...]
+# step NAME [--needs ...] [--host-only] --findings FILE
 # Runs BODY with `set -e` in a subshell, with ARG... as its "$@" (values go
 # in as arguments, never quoted into the body). The step is "ok NAME" when
 # BODY and its cleanups succeed, "not ok NAME" with its output otherwise.
+#   --findings  no body: an earlier step checked many things at once (a
+#             subshell per check costs ~45 ms under QEMU's TCG) and wrote
+#             FILE with one line per problem; the step is "ok" when FILE
+#             exists and is empty, "not ok" with its lines otherwise.
 #   --needs   each PREREQ must hold (see prereq, have); the first that does
 #             not makes the step "ok NAME # SKIP" with the reason, under
 #             the step's own name. run.sh counts a skip as a failure in CI.
@@ -72,37 +99,59 @@ scenario_end()
 # Inside BODY, when_finished 'commands' registers a cleanup.
 step()
 {
-	local name=$1 needs='' host_only=0 body rc
+	local name=$1 needs='' host_only=0 findings='' body rc
 	shift
 	while (($#)); do
 		case $1 in
 		--needs) needs=$2; shift 2 ;;
 		--host-only) host_only=1; shift ;;
+		--findings) findings=$2; shift 2 ;;
 		*) break ;;
 		esac
 	done
-	if (($# == 0)); then
+	if [[ -z $findings ]] && (($# == 0)); then
 		echo "lib.sh: step '$name' has no body" >&2
 		exit 2
 	fi
-	body=$1
-	shift
+	body=${1:-}
+	(($#)) && shift
 	((host_only)) && [[ -n ${FDS_IN_VM:-} ]] && return 0
+	step_name "$name"
+	name=$STEP_NAME
 	if ! have_all "$needs"; then
-		STEP_NUM=$((STEP_NUM + 1))
-		echo "ok $STEP_NUM $name # SKIP $PREREQ_MISSING"
+		ktap_line "ok $STEP_NUM $name # SKIP $PREREQ_MISSING"
 		return 0
 	fi
-	STEP_NUM=$((STEP_NUM + 1))
-	(step_run "$body" "$@") > "$T/step.log" 2>&1 < /dev/null
-	rc=$?
+	if [[ -n $findings ]]; then
+		rc=0
+		[[ -f $findings ]] || echo "FAILED: no $findings: its check never ran" > "$T/step.log"
+		[[ -f $findings && ! -s $findings ]] || rc=1
+		[[ ! -f $findings ]] || cp_findings "$findings"
+	else
+		(step_run "$body" "$@") > "$T/step.log" 2>&1 < /dev/null
+		rc=$?
+	fi
 	if ((rc == 0)); then
-		echo "ok $STEP_NUM $name"
+		ktap_line "ok $STEP_NUM $name"
 	else
 		STEP_FAILED=1
-		echo "not ok $STEP_NUM $name"
-		sed 's/^/# /' "$T/step.log"
+		ktap_line "not ok $STEP_NUM $name"
+		show_file "# " "$T/step.log" >> "$T/ktap"
 	fi
+}
+
+# step_name NAME: numbers the next step; STEP_NAME is NAME, made unique in
+# the scenario (KTAP wants that within a level) by " (2)", " (3)"... on
+# its repeats, as when the walkthrough runs one command twice.
+declare -A STEP_NAMES=()
+step_name()
+{
+	local seen=${STEP_NAMES[$1]:-0}
+	STEP_NUM=$((STEP_NUM + 1))
+	STEP_NAMES[$1]=$((seen + 1))
+	STEP_NAME=$1
+	((seen)) && STEP_NAME+=" ($((seen + 1)))"
+	return 0
 }
 
 # step_run BODY [ARG...]: BODY with ARG... as its "$@", in the subshell
@@ -190,22 +239,28 @@ have_all()
 	done
 }
 
-# report_step NAME [PROBLEM...]: a step checked without a subshell; it
-# passes when no problem is given.
+# cp_findings FILE: FILE's lines as the step's output (builtins only).
+cp_findings()
+{
+	local line
+	while IFS= read -r line || [[ -n $line ]]; do
+		printf '%s\n' "$line"
+	done < "$1" > "$T/step.log"
+}
+
+# report_step NAME [PROBLEM...]: the old name of a step --findings whose
+# problems are given as arguments (tests/scenarios/walkthrough.sh).
 report_step()
 {
 	local name=$1
 	shift
-	STEP_NUM=$((STEP_NUM + 1))
-	if (($# == 0)); then
-		echo "ok $STEP_NUM $name"
-	else
-		STEP_FAILED=1
-		echo "not ok $STEP_NUM $name"
-		printf '# %s\n' "$@"
-	fi
+	: > "$T/report_step.findings"
+	(($#)) && printf '%s\n' "$@" > "$T/report_step.findings"
+	step "$name" --findings "$T/report_step.findings"
 }
 
+# fail MESSAGE: the one way a check reports and stops: the message, and
+# status 1 (which stops a step's body).
 fail()
 {
 	echo "FAILED: $*" >&2
@@ -262,13 +317,17 @@ expect_status()
 	[[ $status == "$1" ]] || fail "exit status $status, expected $1"
 }
 
-# expect_out LINE...: stdout is exactly these lines.
+# expect_out LINE...: stdout is exactly these lines; if not, a unified diff
+# from them to stdout (like git's test_cmp).
 expect_out()
 {
 	local want='' got
 	(($#)) && printf -v want '%s\n' "$@"
 	slurp got "$T/out"
-	[[ $got == "$want" ]] || fail "stdout differs from: $(printf '[%s] ' "$@")"
+	[[ $got == "$want" ]] && return 0
+	printf '%s' "$want" > "$T/out.expected"
+	diff -u --label expected --label stdout "$T/out.expected" "$T/out" >&2 || true
+	fail "stdout differs from the expected lines (diff above)"
 }
 
 # line_count FILE: how many lines FILE has.
@@ -331,12 +390,13 @@ same_as()
 }
 
 # wait_gone KIND ID: the kernel frees an unreferenced object after an RCU
-# grace period; waits up to 5 s for bpftool to stop finding it. (Not a
-# builtin helper like those above: it runs bpftool.)
+# grace period; waits up to 5 s (WAIT_GONE_TRIES of 50 ms, default 100) for
+# bpftool to stop finding it. (Not a builtin helper like those above: it
+# runs bpftool.)
 wait_gone()
 {
 	local kind=$1 id=$2 i
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < ${WAIT_GONE_TRIES:-100}; i++)); do
 		bpftool "$kind" show id "$id" > /dev/null 2>&1 || return 0
 		sleep 0.05
 	done

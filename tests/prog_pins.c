@@ -31,7 +31,7 @@ FIXTURE_SETUP(lo)
 	ASSERT_EQ(0, netns_private_lo()) TH_LOG("netns: %s", strerror(errno));
 	bpffs_fixture_mount(_metadata, self->fs, sizeof(self->fs));
 	/* Someone listens, so no ICMP port-unreachable joins the count. */
-	self->listener = udp_sink(UDP_PORT);
+	self->listener = lo_udp_sink(UDP_PORT);
 	ASSERT_GE(self->listener, 0) TH_LOG("listener: %s", strerror(errno));
 }
 
@@ -47,12 +47,7 @@ static int attached_sock(const char *path)
 
 	if (fd < 0)
 		return -1;
-	sock = open_raw_sock("lo");
-	if (sock >= 0 &&
-	    setsockopt(sock, SOL_SOCKET, SO_ATTACH_BPF, &fd, sizeof(fd)) < 0) {
-		close(sock);
-		sock = -1;
-	}
+	sock = lo_attach_filter(fd);
 	close(fd);
 	return sock;
 }
@@ -92,7 +87,7 @@ TEST_F(lo, default_program_pinned_by_one_process_cuts_packets_to_one_byte)
 	/* and so does this one, with a socket that outlives the call */
 	sock = attached_sock(self->pin);
 	ASSERT_GE(sock, 0) TH_LOG("attach: %s", strerror(errno));
-	ASSERT_EQ(0, send_udp(UDP_PORT, PAYLOAD, 3));
+	ASSERT_EQ(0, lo_send_udp(UDP_PORT, PAYLOAD, 3));
 	n = received(sock, lens, 64, 500);
 	/* on lo each datagram passes twice: out and back in */
 	EXPECT_EQ(6, n);
@@ -106,7 +101,7 @@ TEST_F(lo, without_a_filter_the_same_packets_arrive_whole)
 	int lens[64], n, i, sock = open_raw_sock("lo");
 
 	ASSERT_GE(sock, 0);
-	ASSERT_EQ(0, send_udp(UDP_PORT, PAYLOAD, 3));
+	ASSERT_EQ(0, lo_send_udp(UDP_PORT, PAYLOAD, 3));
 	n = received(sock, lens, 64, 500);
 	EXPECT_EQ(6, n);
 	for (i = 0; i < n; i++)
@@ -145,11 +140,11 @@ TEST_F(lo, sockex1_pinned_by_fds_example_counts_udp_bytes_and_passes_nothing)
 
 	sock = attached_sock(self->pin);
 	ASSERT_GE(sock, 0);
-	ASSERT_EQ(0, send_udp(UDP_PORT, PAYLOAD, 5));
+	ASSERT_EQ(0, lo_send_udp(UDP_PORT, PAYLOAD, 5));
 	EXPECT_EQ(0, received(sock, lens, 8, 300)) TH_LOG("sockex1 returns 0: drop");
 	/* counted once per datagram, on its way out */
 	EXPECT_EQ(5 * FRAME, udp_bytes(map));
-	ASSERT_EQ(0, send_udp(UDP_PORT, 10, 2));
+	ASSERT_EQ(0, lo_send_udp(UDP_PORT, 10, 2));
 	EXPECT_EQ(5 * FRAME + 2 * (FRAME - PAYLOAD + 10), udp_bytes(map));
 	close(sock);
 	close(map);
@@ -181,7 +176,7 @@ TEST_F(lo, sockex1_map_pinned_through_map_fd_is_read_by_a_later_process)
 
 	sock = attached_sock(prog_pin);
 	ASSERT_GE(sock, 0);
-	ASSERT_EQ(0, send_udp(UDP_PORT, PAYLOAD, 4));
+	ASSERT_EQ(0, lo_send_udp(UDP_PORT, PAYLOAD, 4));
 	EXPECT_EQ(0, received(sock, lens, 8, 300));
 	close(sock);
 

@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # The test runner: every scenario under tests/scenarios and every kselftest
 # binary under tests/bin, each in its own mount namespace with a timeout.
-# Prints KTAP, then "N passed, N failed, N skipped" over all test cases.
-# With CI=true a skip is a failure. Every test's kernel-matrix rows go to
-# $FDS_MATRIX_OUT (default build/matrix/host.tsv, or partial/host.tsv when
-# a pattern picks some tests); after a whole native run
-# scripts/matrix.sh compares them with docs/kernel-matrix.md (MATRIX_UPDATE=1
-# rewrites that instead). FDS_FAIL_FAST=1 stops at the first failing test
-# (make mutate). Usage: run.sh [NAME-PATTERN]
+# Prints KTAP v1 (Documentation/dev-tools/ktap.rst): each test's own KTAP
+# nested two spaces deep under its result line, then "N passed, N failed,
+# N skipped" over all test cases. With CI=true a skip is a failure.
+#
+# The results are files, the same natively and in a QEMU guest, in
+# $FDS_RESULTS (default build/results/host, or build/results/partial when a
+# pattern picks some tests):
+#   ktap        the KTAP printed, as printed
+#   counts      "PASSED FAILED SKIPPED" over the test cases the KTAP shows
+#   failures    one line per failing or skipped case: "TEST: STEP"
+#   matrix.tsv  the tests' kernel-matrix rows (matrix_record)
+# After a whole native run scripts/matrix.py compares the rows with
+# docs/kernel-matrix.md (MATRIX_UPDATE=1 rewrites it), and
+# scripts/ktap_check.py checks the KTAP with the kernel's own parser. Each
+# adds a failure to the closing line when it fails. FDS_FAIL_FAST=1 stops
+# at the first failing test (make mutate). Usage: run.sh [NAME-PATTERN]
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,28 +29,21 @@ fi
 pattern=${1:-}
 pass=0 fail=0 skip=0
 
+# die MESSAGE: the runner cannot run; exit 1.
+die() { echo "run.sh: $*" >&2; exit 1; }
+
 # The kselftest binaries are those the Makefile lists in tests/bin/tests.list;
 # the helpers built next to them are not tests.
 list=$TOP/tests/bin/tests.list
-if [[ ! -f $list ]]; then
-	echo "run.sh: no $list (run make check)" >&2
-	exit 1
-fi
+[[ -f $list ]] || die "no $list (run make check)"
 mapfile -t kselftests < "$list"
 tests=()
 for t in "$TOP"/tests/scenarios/*.sh "${kselftests[@]/#/$TOP/tests/bin/}"; do
 	[[ -z $pattern || ${t##*/} == *$pattern* ]] || continue
-	if [[ $t != *.sh && ! -x $t ]]; then
-		echo "run.sh: $t is listed but not built (run make check)" >&2
-		exit 1
-	fi
+	[[ $t == *.sh || -x $t ]] || die "$t is listed but not built (run make check)"
 	tests+=("$t")
 done
-
-if ((${#tests[@]} == 0)); then
-	echo "run.sh: no tests found (run make check)" >&2
-	exit 1
-fi
+((${#tests[@]})) || die "no tests found (run make check)"
 
 cd "$TOP" || exit 1
 # Kernels before 5.11 charge every map to RLIMIT_MEMLOCK; only the memlock
@@ -49,23 +51,75 @@ cd "$TOP" || exit 1
 if ! ulimit -l unlimited 2> /dev/null; then
 	echo "run.sh: cannot raise ulimit -l (no CAP_SYS_RESOURCE); kernels before 5.11 may refuse maps" >&2
 fi
-# A run of some tests only must not clobber the whole run's rows, which
+# A run of some tests only must not clobber the whole run's results, which
 # make matrix-update reads.
-if [[ -z ${FDS_MATRIX_OUT:-} && -n $pattern ]]; then
-	export FDS_MATRIX_OUT=$TOP/build/matrix/partial/host.tsv
-elif [[ -z ${FDS_MATRIX_OUT:-} ]]; then
-	export FDS_MATRIX_OUT=$TOP/build/matrix/host.tsv
-	compare_matrix=1
+if [[ -z ${FDS_RESULTS:-} && -n $pattern ]]; then
+	FDS_RESULTS=$TOP/build/results/partial
+elif [[ -z ${FDS_RESULTS:-} ]]; then
+	FDS_RESULTS=$TOP/build/results/host
+	whole_native_run=1
 fi
-mkdir -p "$(dirname "$FDS_MATRIX_OUT")" && : > "$FDS_MATRIX_OUT" || exit 1
+results=$FDS_RESULTS
+mkdir -p "$results" || exit 1
+: > "$results/ktap" && : > "$results/failures" || exit 1
+export FDS_MATRIX_OUT=${FDS_MATRIX_OUT:-$results/matrix.tsv}
+: > "$FDS_MATRIX_OUT" || exit 1
 # Under SANITIZE=1 a sanitizer report must never pass for an expected exit 1.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=87:print_stacktrace=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-exitcode=88}
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/fds-run.XXXXXX") || exit 1
 trap 'rm -rf "$logdir"' EXIT
-echo "KTAP version 1"
-echo "1..${#tests[@]}"
+
+# emit LINE...: KTAP lines, to stdout and to the results (builtins only:
+# in a guest under TCG every exec costs tens of milliseconds).
+emit()
+{
+	printf '%s\n' "$@"
+	printf '%s\n' "$@" >> "$results/ktap"
+}
+
+# count_cases LOG: p, s, f and the failing or skipped cases from LOG's own
+# top-level result lines.
+count_cases()
+{
+	local line re='^(not )?ok [0-9]+ (.*)$'
+	p=0 s=0 f=0 cases=()
+	while IFS= read -r line || [[ -n $line ]]; do
+		[[ $line =~ $re ]] || continue
+		if [[ -n ${BASH_REMATCH[1]} ]]; then
+			f=$((f + 1))
+			cases+=("${BASH_REMATCH[2]}")
+		elif [[ $line == *" # SKIP"* ]]; then
+			s=$((s + 1))
+			line=${BASH_REMATCH[2]/ \# SKIP / (skipped: }
+			cases+=("$line)")
+		else
+			p=$((p + 1))
+		fi
+	done < "$1"
+}
+
+# A test's verdict when its exit contradicts its own KTAP: it becomes one
+# failing case of its own, and its output diagnostic lines, so that the
+# KTAP's counts and the closing line stay the same numbers.
+broken=
+judge()
+{
+	local rc=$1
+	broken=
+	if ((rc == 124 || rc == 137)); then
+		broken="TIMEOUT ${TIMEOUT}s"
+	elif ((rc != 0 && rc != 4 && f == 0)); then
+		broken="exited $rc without a failing case"
+	elif ((p + s + f == 0)); then
+		broken="ran no test case"
+	elif [[ ${CI:-} == true ]] && ((s > 0)); then
+		broken="$s skipped; in CI a skip is a failure"
+	fi
+}
+
+emit "KTAP version 1" "1..${#tests[@]}"
 n=0
 for t in "${tests[@]}"; do
 	n=$((n + 1))
@@ -84,61 +138,51 @@ for t in "${tests[@]}"; do
 	us=$((${EPOCHREALTIME/./} - ${start/./}))
 	printf -v secs '%d.%d' $((us / 1000000)) $((us / 100000 % 10))
 
-	# Count the test's own cases from its KTAP lines, with builtins only:
-	# in a guest under TCG every exec costs tens of milliseconds.
-	p=0 s=0 f=0
-	while IFS= read -r line || [[ -n $line ]]; do
-		printf '    %s\n' "$line"
-		if [[ $line =~ ^ok\ [0-9]+ ]]; then
-			if [[ $line == *" # SKIP"* ]]; then
-				s=$((s + 1))
-			else
-				p=$((p + 1))
-			fi
-		elif [[ $line =~ ^not\ ok\ [0-9]+ ]]; then
-			f=$((f + 1))
+	count_cases "$log"
+	judge "$rc"
+	if [[ -n $broken ]]; then
+		mapfile -t out < "$log"
+		((${#out[@]})) && out=("${out[@]/#/# }")
+		emit "${out[@]}" "# $name: ${secs}s"
+		if [[ $broken == TIMEOUT* ]]; then
+			emit "not ok $n $name # $broken"
+		else
+			emit "# $name: $broken" "not ok $n $name"
 		fi
-	done < "$log"
-	echo "    # $name: ${secs}s"
-	if ((rc == 124 || rc == 137)); then
-		echo "    # $name: timed out after ${TIMEOUT}s"
-		f=$((f + 1))
-	elif ((rc != 0 && rc != 4 && f == 0)); then
-		echo "    # $name: exited $rc without a failing case"
-		f=$((f + 1))
-	elif ((p + s + f == 0)); then
-		echo "    # $name: ran no test case"
-		f=$((f + 1))
-	fi
-	if [[ ${CI:-} == true ]] && ((s > 0)); then
-		echo "    # $name: $s skipped; in CI a skip is a failure"
-		f=$((f + s))
-		s=0
+		echo "$name: $broken" >> "$results/failures"
+		p=0 s=0 f=1
+	else
+		mapfile -t out < "$log"
+		((${#out[@]})) && out=("${out[@]/#/  }")
+		emit "${out[@]}" "  # $name: ${secs}s"
+		if ((f > 0)); then
+			emit "not ok $n $name"
+		elif ((p == 0)); then
+			emit "ok $n $name # SKIP all cases skipped"
+		else
+			emit "ok $n $name"
+		fi
+		((${#cases[@]})) && printf '%s\n' "${cases[@]/#/$name: }" >> "$results/failures"
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-	if ((f > 0)); then
-		echo "not ok $n $name"
-		# make mutate wants the first failure only
-		if [[ -n ${FDS_FAIL_FAST:-} ]]; then
-			rm -f "$log"
-			break
-		fi
-	elif ((p == 0 && s > 0)); then
-		echo "ok $n $name # SKIP all cases skipped"
-	else
-		echo "ok $n $name"
-	fi
 	rm -f "$log"
-done
-rm -rf "$logdir"
-
-# The host's column of the kernel matrix, when every test ran.
-if [[ -n ${compare_matrix:-} ]]; then
-	if [[ ${MATRIX_UPDATE:-} == 1 ]]; then
-		"$TOP/scripts/matrix.sh" update "host=$FDS_MATRIX_OUT" || fail=$((fail + 1))
-	else
-		"$TOP/scripts/matrix.sh" check "host=$FDS_MATRIX_OUT" || fail=$((fail + 1))
+	# make mutate wants the first failure only
+	if ((f > 0)) && [[ -n ${FDS_FAIL_FAST:-} ]]; then
+		stopped_early=1
+		break
 	fi
+done
+echo "$pass $fail $skip" > "$results/counts"
+
+# The host's column of the kernel matrix, and the KTAP read by the kernel's
+# own parser, when every test ran natively.
+if [[ -n ${whole_native_run:-} && -z ${stopped_early:-} ]]; then
+	if [[ ${MATRIX_UPDATE:-} == 1 ]]; then
+		"$TOP/scripts/matrix.py" update "host=$results" || fail=$((fail + 1))
+	else
+		"$TOP/scripts/matrix.py" check "host=$results" || fail=$((fail + 1))
+	fi
+	"$TOP/scripts/ktap_check.py" "$results" || fail=$((fail + 1))
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"

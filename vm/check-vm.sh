@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # make check-vm: the suite of make check inside QEMU, once per kernel, two
 # guests at a time, then the kernel matrix compared with docs/kernel-matrix.md.
-#   KERNELS=5.10,6.12             a subset of the default matrix (5.10, 6.1,
-#                                 6.12, sid: Debian's cloud kernels, fetched
-#                                 and cached by vm/fetch-kernels.sh)
+#   KERNELS=5.10,6.12             a subset of the matrix (data/kernels:
+#                                 Debian's cloud kernels, fetched and cached
+#                                 by vm/fetch-kernels.sh)
 #   KERNEL="a/vmlinuz b/bzImage"  boot these instead; the column is named
 #                                 after the file (or its directory)
 #   ACCEL=kvm|tcg                 accelerator (default: KVM if a probe boot
@@ -21,14 +21,15 @@ set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build/vm
-matrix=$top/build/matrix
+results=$top/build/results
 cache=${CACHE:-$top/.cache}
-mkdir -p "$build" "$matrix"
+mkdir -p "$build" "$results"
 run_start=$EPOCHREALTIME
 
 say() { printf 'check-vm: %s\n' "$*"; }
 secs() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }'; }
-give_up() { say "$*"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+# die WHY: nothing could be booted; the closing line says so.
+die() { say "$*"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 # --- kernels ---------------------------------------------------------------
 labels=() kernels=()
@@ -44,26 +45,28 @@ if [[ -n ${KERNEL:-} ]]; then
 	done
 else
 	list=$("$top/vm/fetch-kernels.sh" "$cache") ||
-		give_up "fetching the kernels failed (see above); nothing booted"
+		die "fetching the kernels failed (see above); nothing booted"
 	while read -r l k; do
 		labels+=("$l") kernels+=("$k")
 	done <<< "$list"
 fi
-((${#kernels[@]})) || give_up "no kernel to boot"
+((${#kernels[@]})) || die "no kernel to boot"
 for k in "${kernels[@]}"; do
-	[[ -r $k ]] || give_up "kernel $k: not a readable file"
+	[[ -r $k ]] || die "kernel $k: not a readable file"
 done
 
 # --- root filesystem -----------------------------------------------------
 initrd=$build/initramfs.cpio
-"$top/vm/mkinitramfs.sh" "$initrd" || give_up "cannot build the initramfs"
+"$top/vm/mkinitramfs.sh" "$initrd" || die "cannot build the initramfs"
 
 # --- one boot --------------------------------------------------------------
-# boot NAME KERNEL ACCEL LIMIT APPEND [INITRD]: boots, streams the console
-# without its escape sequences behind a [NAME] prefix, leaves the log in
-# $build/NAME.log and the seconds to the suite's start in NAME.boot. Kills
-# the guest on a KVM failure or a panic, and HANG_AFTER seconds after the
-# suite started if that is set (the hang self-test).
+# boot NAME KERNEL ACCEL LIMIT APPEND [INITRD]: boots with three serial
+# ports (vm/init): the console, streamed without its escape sequences
+# behind a [NAME] prefix and kept in $build/NAME.log for people; the
+# results port, a tar archive in NAME.results; the events port, lines in
+# NAME.events. QEMU's own messages go to NAME.qemu. Leaves the seconds to
+# the suite's start in NAME.boot, and kills the guest HANG_AFTER seconds
+# after the suite started if that is set (the hang self-test).
 boot()
 {
 	local name=$1 kernel=$2 accel=$3 limit=$4 append=$5 initramfs=${6:-$initrd}
@@ -74,94 +77,93 @@ boot()
 	local cpu=(-smp 2)
 	[[ $accel == tcg ]] && cpu=(-cpu max -smp 1)
 
-	rm -f "$build/$name".{boot,total,killed}
-	# both exist before tail follows the one and the loop appends to the other
+	rm -f "$build/$name".{boot,total,killed,results,qemu}
+	# all exist before tail follows them
 	: > "$log.raw"
 	: > "$log"
+	: > "$build/$name.events"
 	timeout --kill-after=5 "$limit" qemu-system-x86_64 \
 		-accel "$accel" "${cpu[@]}" -m 1024 \
 		-nographic -no-reboot -nodefaults -serial stdio \
+		-serial "file:$build/$name.results" -serial "file:$build/$name.events" \
 		-kernel "$kernel" -initrd "$initramfs" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=3 quiet $append" \
-		< /dev/null > "$log.raw" 2>&1 &
+		< /dev/null > "$log.raw" 2> "$build/$name.qemu" &
 	qpid=$!
-	# The firmware clears the screen and sets modes: drop escape sequences
-	# and carriage returns from both the stream and the kept log, and start
-	# a line where FDS- lines follow the firmware's unterminated one.
+	# The suite's start, from the events port.
+	tail -n +1 -f --pid="$qpid" "$build/$name.events" 2>/dev/null |
+	while IFS= read -r line; do
+		[[ $line == "suite start" ]] || continue
+		secs "$start" > "$build/$name.boot"
+		if [[ -n ${HANG_AFTER:-} ]]; then
+			sleep "$HANG_AFTER"
+			echo "$HANG_AFTER" > "$build/$name.killed"
+			kill "$qpid" 2>/dev/null
+		fi
+	done &
+	# For people: the firmware clears the screen and sets modes; drop
+	# escape sequences and carriage returns from the stream and the log.
 	tail -n +1 -f --pid="$qpid" "$log.raw" 2>/dev/null |
 	sed -u -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[()][0-9A-Za-z]//g' \
-		-e 's/\x1bc//g' -e 's/\r//g' -e 's/^.\+\(FDS-\(VM\|MATRIX\): \)/\1/' |
+		-e 's/\x1bc//g' -e 's/\r//g' |
 	while IFS= read -r line; do
 		printf '%s\n' "$line" >> "$log"
 		[[ -n ${QUIET_VM:-} ]] || printf '[%s] %s\n' "$name" "$line"
-		case $line in
-		*"FDS-VM: suite start"*)
-			secs "$start" > "$build/$name.boot"
-			if [[ -n ${HANG_AFTER:-} ]]; then
-				{ sleep "$HANG_AFTER"
-				  echo "$HANG_AFTER" > "$build/$name.killed"
-				  kill "$qpid" 2>/dev/null; } &
-			fi ;;
-		*"KVM internal error"* | *"Kernel panic"*)
-			sleep 1; pkill -P "$qpid" 2>/dev/null; kill "$qpid" 2>/dev/null ;;
-		esac
 	done
 	wait "$qpid"
 	rc=$?
+	wait
 	secs "$start" > "$build/$name.total"
 	rm -f "$log.raw"
 	return "$rc"
 }
 
-# verdict NAME QEMU_RC LIMIT: one line saying how the guest ended.
-verdict()
+# unpack_results NAME DIR: the guest's results archive into DIR (replaced);
+# fails when there is none or it is cut short.
+unpack_results()
 {
-	local log=$build/$1.log rc=$2 limit=$3 exit miss
-	exit=$(sed -n 's/^FDS-VM: exit \([0-9]*\)$/\1/p' "$log" | tail -n 1)
-	miss=$(sed -n 's/^FDS-VM: missing //p' "$log" | head -n 1)
-	if [[ -n $miss ]]; then
-		echo "FAIL: the kernel lacks $miss"
-	elif [[ -n $exit ]]; then
-		((exit == 0)) && echo "PASS" || echo "FAIL: the suite failed in the guest (exit $exit)"
-	elif grep -q "KVM internal error" "$log"; then
-		echo "FAIL: KVM internal error (try ACCEL=tcg)"
-	elif grep -q "Kernel panic" "$log"; then
-		echo "FAIL: kernel panic: $(grep -m1 -o 'Kernel panic.*' "$log")"
-	elif [[ -f $build/$1.killed ]]; then
-		echo "FAIL: guest hung in the suite; killed $(<"$build/$1.killed")s after it started"
-	elif ((rc == 124 || rc == 137)); then
-		if grep -q "FDS-VM: suite start" "$log"; then
-			echo "FAIL: guest hung in the suite; killed after ${limit}s"
-		else
-			echo "FAIL: boot never reached the suite; killed after ${limit}s"
-		fi
-	elif grep -q "FDS-VM: suite start" "$log"; then
-		echo "FAIL: the guest stopped in the middle of the suite (qemu exit $rc)"
-	else
-		echo "FAIL: boot never reached the suite (qemu exit $rc)"
+	local tmp=$2.new
+	rm -rf "$2" "$tmp"
+	[[ -s $build/$1.results ]] || return 1
+	if ! mkdir -p "$tmp" || ! tar -x -f "$build/$1.results" -C "$tmp" 2> /dev/null ||
+	   [[ ! -f $tmp/results/exit ]]; then
+		rm -rf "$tmp"
+		return 1
 	fi
+	mv "$tmp/results" "$2" && rmdir "$tmp"
 }
 
-# failures NAME: "test: step" for each failing test case in the guest's log
-# (the runner prints a test's indented KTAP, then its own ok/not ok line).
-failures()
+# verdict NAME QEMU_RC LIMIT DIR: one line saying how the guest ended,
+# decided by its results in DIR (unpacked) and its events. Where it left
+# none, the console's last panic line, if any, is quoted for people.
+verdict()
 {
-	awk '
-		/^    (KTAP version|# [A-Za-z0-9_.-]+: [0-9.]+s$)/ { next }
-		/^    +not ok [0-9]+ / { s = $0; sub(/^ +not ok [0-9]+ /, "", s); steps[n++] = s; next }
-		/^    +ok [0-9]+ .* # SKIP / {
-			s = $0; sub(/^ +ok [0-9]+ /, "", s); sub(/ # SKIP /, " (skipped: ", s)
-			steps[n++] = s ")"; next
-		}
-		/^    # [^ ]+: (timed out|exited|ran no|[0-9]+ skipped)/ { s = $0; sub(/^    # [^ ]+: /, "", s); steps[n++] = s; next }
-		/^not ok [0-9]+ / {
-			t = $0; sub(/^not ok [0-9]+ /, "", t)
-			if (n == 0) print t
-			for (i = 0; i < n; i++) print t ": " steps[i]
-			n = 0; next
-		}
-		/^ok [0-9]+ / { n = 0 }
-	' "$build/$1.log"
+	local name=$1 rc=$2 limit=$3 dir=$4 started=0 panic
+	grep -qx "suite start" "$build/$name.events" && started=1
+	if [[ -f $dir/missing ]]; then
+		echo "FAIL: the kernel lacks $(<"$dir/missing")"
+		return
+	elif [[ -f $dir/exit ]]; then
+		(($(<"$dir/exit") == 0)) && echo "PASS" ||
+			echo "FAIL: the suite failed in the guest (exit $(<"$dir/exit"))"
+		return
+	elif grep -q "KVM internal error" "$build/$name.qemu"; then
+		echo "FAIL: KVM internal error (try ACCEL=tcg)"
+		return
+	elif [[ -f $build/$name.killed ]]; then
+		echo "FAIL: guest hung in the suite; killed $(<"$build/$name.killed")s after it started"
+		return
+	elif ((rc == 124 || rc == 137)); then
+		((started)) && echo "FAIL: guest hung in the suite; killed after ${limit}s" ||
+			echo "FAIL: boot never reached the suite; killed after ${limit}s"
+		return
+	fi
+	panic=$(grep -m1 -o 'Kernel panic.*' "$build/$name.log")
+	if ((started)); then
+		echo "FAIL: the guest stopped in the middle of the suite (qemu exit $rc)${panic:+; console: $panic}"
+	else
+		echo "FAIL: boot never reached the suite (qemu exit $rc)${panic:+; console: $panic}"
+	fi
 }
 
 # --- accelerator -----------------------------------------------------------
@@ -180,18 +182,19 @@ probe_kvm()
 		return 1
 	fi
 	root=$(mktemp -d) || return 1
-	mkdir -p "$root/bin"
+	mkdir -p "$root/bin" "$root/dev"
 	cp /bin/busybox "$root/bin/"
-	printf '#!/bin/busybox sh\necho FDS-VM: suite start\n/bin/busybox poweroff -f\n' > "$root/init"
+	printf '%s\n' '#!/bin/busybox sh' '/bin/busybox mount -t devtmpfs dev /dev' \
+		'echo suite start > /dev/ttyS2' '/bin/busybox poweroff -f' > "$root/init"
 	chmod 0755 "$root/init" "$root"
 	(cd "$root" && find . | cpio --quiet -o -H newc -R 0:0) > "$probe"
 	rm -rf "$root"
 	QUIET_VM=1 HANG_AFTER='' boot probe "${kernels[0]}" kvm 15 "" "$probe"
-	grep -q "FDS-VM: suite start" "$build/probe.log" &&
-		! grep -q "KVM internal error" "$build/probe.log" && return 0
-	warn=$(grep -m1 -iE "warning: .*(CPUID|feature)" "$build/probe.log")
-	if grep -q "KVM internal error" "$build/probe.log"; then
-		kvm_why="the probe guest stopped: $(grep -m1 -o 'KVM internal error.*' "$build/probe.log")"
+	grep -qx "suite start" "$build/probe.events" &&
+		! grep -q "KVM internal error" "$build/probe.qemu" && return 0
+	warn=$(grep -m1 -iE "warning: .*(CPUID|feature)" "$build/probe.qemu")
+	if grep -q "KVM internal error" "$build/probe.qemu"; then
+		kvm_why="the probe guest stopped: $(grep -m1 -o 'KVM internal error.*' "$build/probe.qemu")"
 	elif [[ -n $warn ]]; then
 		kvm_why="the probe guest stalled for 15s; QEMU said: $warn"
 	else
@@ -223,42 +226,50 @@ else
 fi
 
 # --- the jobs: each kernel's suite, then the self-tests ---------------------
-# run_kernel LABEL KERNEL: one guest; leaves NAME.verdict, NAME.counts,
-# NAME.failures and build/matrix/LABEL.{tsv,release}.
+# run_kernel LABEL KERNEL: one guest; leaves NAME.verdict, and its results
+# (tests/run.sh's files, kernel, exit) in build/results/LABEL. Their KTAP
+# is checked on this host by scripts/ktap_check.py (a guest has no Python),
+# whose complaints, if any, are left in NAME.ktap-check.
 run_kernel()
 {
-	local label=$1 k=$2 name=$1 v counts
+	local label=$1 k=$2 name=$1 v rc dir=$results/$1
 	say "booting $label: $k ($accel, timeout ${limit}s)"
 	boot "$name" "$k" "$accel" "$limit" \
 		"TEST_TIMEOUT=$limit${CI:+ CI=$CI} ${VM_APPEND:-}"
-	v=$(verdict "$name" $? "$limit")
-	counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$build/$name.log" | tail -n 1)
-	echo "${counts:-0 passed, 1 failed, 0 skipped}" > "$build/$name.counts"
+	rc=$?
+	unpack_results "$name" "$dir"
+	v=$(verdict "$name" "$rc" "$limit" "$dir")
 	echo "$v" > "$build/$name.verdict"
-	failures "$name" > "$build/$name.failures"
-	rm -f "$matrix/$label.tsv" "$matrix/$label.release"
-	if grep -q '^FDS-VM: exit [0-9]' "$build/$name.log"; then
-		sed -n 's/^FDS-MATRIX: //p' "$build/$name.log" > "$matrix/$label.tsv"
-		sed -n 's/^FDS-VM: kernel //p' "$build/$name.log" | head -n 1 > "$matrix/$label.release"
+	rm -f "$build/$name.ktap-check"
+	if [[ -f $dir/counts ]] && ! "$top/scripts/ktap_check.py" "$dir" \
+		> "$build/$name.ktap-check.new" 2>&1; then
+		mv "$build/$name.ktap-check.new" "$build/$name.ktap-check"
+		echo "FAIL: its KTAP: see ${build#"$top"/}/$name.ktap-check" > "$build/$name.verdict"
+	elif [[ -f $build/$name.ktap-check.new ]]; then
+		say "$label: $(<"$build/$name.ktap-check.new")"
 	fi
-	say "$label: $v ($(<"$build/$name.total")s; console log: ${build#"$top"/}/$name.log)"
+	rm -f "$build/$name.ktap-check.new"
+	say "$label: $(<"$build/$name.verdict") ($(<"$build/$name.total")s; console log: ${build#"$top"/}/$name.log)"
 }
 
 # A broken guest must fail clearly and in bounded time.
-selftests=("panic:rdinit=/nonexistent root=/dev/nonexistent:kernel panic:"
+selftests=("panic:rdinit=/nonexistent root=/dev/nonexistent:boot never reached the suite (qemu exit 0); console: Kernel panic:"
 	   "hang:FDS_HANG=1:guest hung:3"
 	   "no-bpffs:FDS_HIDE=bpffs:the kernel lacks bpffs:")
 run_selftest()
 {
-	local what append want after v
+	local what append want after v name
 	IFS=: read -r what append want after <<< "$1"
-	QUIET_VM=1 HANG_AFTER=$after boot "selftest-$what" "${kernels[0]}" "$accel" 120 "$append"
-	v=$(verdict "selftest-$what" $? 120)
+	name=selftest-$what
+	QUIET_VM=1 HANG_AFTER=$after boot "$name" "${kernels[0]}" "$accel" 120 "$append"
+	v=$?
+	unpack_results "$name" "$build/$name.d"
+	v=$(verdict "$name" "$v" 120 "$build/$name.d")
 	if [[ $v == *"$want"* && $v == FAIL* ]]; then
 		echo "PASS (reported: ${v#FAIL: })"
 	else
 		echo "FAIL: expected '$want', got: $v"
-	fi > "$build/selftest-$what.verdict"
+	fi > "$build/$name.verdict"
 }
 
 jobs_max=${VM_JOBS:-2}
@@ -283,8 +294,9 @@ fmt='%-28s %-5s %7s %8s %6s %6s %7s  %s\n'
 pass=0 fail=0 skip=0 all_ok=1 rows=() details=() cols=()
 rm -f "$build/summary.tsv.new"
 for label in "${labels[@]}"; do
-	v=$(<"$build/$label.verdict")
-	read -r p _ f _ s _ <<< "$(tr -d , < "$build/$label.counts")"
+	v=$(<"$build/$label.verdict") dir=$results/$label
+	p=0 f=1 s=0
+	[[ -f $dir/counts ]] && read -r p f s < "$dir/counts"
 	[[ $v == PASS ]] || { all_ok=0; ((f == 0)) && f=1; }
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	boot_s=$(cat "$build/$label.boot" 2>/dev/null || echo -)
@@ -293,10 +305,17 @@ for label in "${labels[@]}"; do
 		"$(<"$build/$label.total")" "$p" "$f" "$s" "$v")")
 	printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$accel" "$boot_s" \
 		"$(<"$build/$label.total")" "$v" >> "$build/summary.tsv.new"
-	while IFS= read -r line; do
-		details+=("  $label: $line")
-	done < "$build/$label.failures"
-	[[ -f $matrix/$label.tsv ]] && cols+=("$label=$matrix/$label.tsv")
+	if [[ -f $dir/failures ]]; then
+		while IFS= read -r line; do
+			details+=("  $label: $line")
+		done < "$dir/failures"
+	fi
+	if [[ -f $build/$label.ktap-check ]]; then
+		while IFS= read -r line; do
+			details+=("  $label: $line")
+		done < "$build/$label.ktap-check"
+	fi
+	[[ -f $dir/exit && -f $dir/matrix.tsv ]] && cols+=("$label=$dir")
 done
 if [[ ${VM_SELFTEST:-1} == 1 ]]; then
 	for c in "${selftests[@]}"; do
@@ -319,9 +338,9 @@ if [[ " ${VM_APPEND:-} " == *" FDS_TESTS="* ]]; then
 elif ((${#cols[@]})); then
 	echo "Kernel matrix (docs/kernel-matrix.md):"
 	if [[ ${MATRIX_UPDATE:-} == 1 ]]; then
-		"$top/scripts/matrix.sh" update "${cols[@]}" || { all_ok=0; fail=$((fail + 1)); }
+		"$top/scripts/matrix.py" update "${cols[@]}" || { all_ok=0; fail=$((fail + 1)); }
 	else
-		"$top/scripts/matrix.sh" check "${cols[@]}" || { all_ok=0; fail=$((fail + 1)); }
+		"$top/scripts/matrix.py" check "${cols[@]}" || { all_ok=0; fail=$((fail + 1)); }
 	fi
 	echo
 fi

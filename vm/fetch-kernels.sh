@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Fetches the kernels of the default matrix from Debian's archive with
+# Fetches the kernels of data/kernels from Debian's archive with
 # apt-get download and prints one "LABEL PATH-TO-VMLINUZ" line per kernel.
 # Each suite has its own sources list, lists and cache under CACHE/apt/SUITE,
 # handed to apt through -o options: the system's apt configuration is only
 # read (for the archive's address), never changed. An unpacked vmlinuz is
 # reused; lists are refreshed when a day old (FETCH_UPDATE=1: now).
-#   KERNELS=5.10,6.12   a subset of the labels below
+#   KERNELS=5.10,6.12   a subset of the labels of data/kernels
 # Any kernel that cannot be fetched ends the script with a message and exit 1.
 # Usage: fetch-kernels.sh CACHE
 set -euo pipefail
@@ -18,12 +18,11 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 die() { echo "fetch-kernels: $*" >&2; exit 1; }
 
 # label, suite, meta-package naming the newest image of the series
-matrix=(
-	"5.10 bullseye linux-image-cloud-amd64"
-	"6.1 bookworm linux-image-cloud-amd64"
-	"6.12 bookworm linux-image-6.12-cloud-amd64"
-	"sid sid linux-image-cloud-amd64"
-)
+matrix=()
+while read -r label suite meta _; do
+	[[ -z $label || $label == \#* ]] || matrix+=("$label $suite $meta")
+done < "$(dirname "$0")/../data/kernels"
+((${#matrix[@]})) || die "no kernel in data/kernels"
 
 wanted=()
 if [[ -n ${KERNELS:-} ]]; then
@@ -33,7 +32,7 @@ if [[ -n ${KERNELS:-} ]]; then
 		for m in "${matrix[@]}"; do
 			[[ ${m%% *} == "$w" ]] && found=1
 		done
-		((found)) || die "KERNELS: no kernel labelled '$w' (known: 5.10 6.1 6.12 sid)"
+		((found)) || die "KERNELS: no kernel labelled '$w' in data/kernels (known: ${matrix[*]%% *})"
 	done
 fi
 

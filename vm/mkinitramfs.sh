@@ -12,14 +12,14 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/fds-vm-root.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 
 # What the scenarios and the runner run, beyond bash builtins.
-tools=(bash env echo printf cat cp mv rm ln ls mkdir rmdir chmod chown touch install
-       mktemp stat head tail cut wc seq sort tee sleep true false id basename nproc
-       dirname readlink grep sed awk diff cmp xargs timeout truncate unshare setpriv
-       mount umount flock nsenter bpftool mkfifo)
+tools=()
+while read -r t; do
+	[[ -z $t || $t == \#* ]] || tools+=("$t")
+done < "$top/data/guest-tools"
 
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,root,project}
 cp /bin/busybox "$root/bin/busybox"
-for applet in sh ip poweroff sync uname; do
+for applet in sh ip poweroff sync uname stty tar; do
 	ln -sf busybox "$root/bin/$applet"
 done
 
@@ -56,9 +56,11 @@ cp "$top/fds_example" "$top/sockex1_kern.o" "$top/fds_example.8" "$p/"
 cp "$top/scripts/transcript.sh" "$p/scripts/"
 cp "$top/examples/lo_watch" "$p/examples/"
 cp -r "$top/tests" "$top/docs" "$p/"
-# deps_listed checks the host's dpkg database against scripts/deps.sh: the
-# same for every kernel, and a guest has no dpkg.
-rm -f "$p/tests/scenarios/deps_listed.sh"
+# The same on every kernel, and needing what a guest lacks: deps_listed
+# (the host's dpkg database against data/packages), the harness's own
+# tests (Python: scripts/matrix.py, scripts/ktap_check.py).
+rm -f "$p/tests/scenarios/deps_listed.sh" "$p/tests/scenarios/runner_selftest.sh" \
+	"$p/tests/scenarios/matrix_selftest.sh"
 cp -r "$top/fuzz/regression" "$p/fuzz/"
 copy_libs "$top/fds_example"
 for b in "$p"/tests/bin/*; do

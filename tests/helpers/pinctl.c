@@ -19,6 +19,7 @@
 
 #include "bpf_syscall.h"
 #include "libbpf.h"
+#include "lo_net.h"
 #include "../key0_progs.h"
 #include "../uint_btf.h"
 
@@ -146,13 +147,8 @@ static int cmd_xdp(const char *link_pin, const char *map_pin)
 
 static int cmd_send(const char *count)
 {
-	struct sockaddr_in addr = {
-		.sin_family = AF_INET,
-		.sin_port = htons(PORT),
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-	int rx, tx, i, n;
 	char *end;
+	int n;
 
 	n = strtol(count, &end, 10);
 	if (*end || n < 0 || n > 1000) {
@@ -160,16 +156,10 @@ static int cmd_send(const char *count)
 		return 2;
 	}
 	/* a receiver, so no ICMP port-unreachable adds to lo's packets */
-	rx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	tx = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (rx < 0 || tx < 0)
-		return fail("socket");
-	if (bind(rx, (struct sockaddr *)&addr, sizeof(addr)))
+	if (lo_udp_sink(PORT) < 0)
 		return fail("bind");
-	for (i = 0; i < n; i++)
-		if (sendto(tx, "x", 1, 0, (struct sockaddr *)&addr,
-			   sizeof(addr)) != 1)
-			return fail("sendto");
+	if (lo_send_udp(PORT, 1, n))
+		return fail("sendto");
 	printf("sent %d\n", n);
 	return 0;
 }

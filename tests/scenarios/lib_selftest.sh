@@ -58,17 +58,22 @@ inner()
 }
 
 # expect_ktap FILE N LINE...: lines N... of FILE are these.
+# (It reports without fail and without relying on set -e, the pieces of
+# lib.sh it checks.)
 expect_ktap()
 {
-	local file=$1 n=$2 lines
+	local file=$1 n=$2 lines rc=0
 	shift 2
 	mapfile -t lines < "$file"
 	while (($#)); do
-		[[ ${lines[n - 1]:-} == "$1" ]] ||
-			fail "line $n is [${lines[n - 1]:-}], expected [$1]"
+		if [[ ${lines[n - 1]:-} != "$1" ]]; then
+			echo "line $n is [${lines[n - 1]:-}], expected [$1]" >&2
+			rc=1
+		fi
 		n=$((n + 1))
 		shift
 	done
+	return "$rc"
 }
 
 step "setup: the inner scenario runs natively and as in a guest" '
@@ -123,5 +128,72 @@ EOF
 step "a scenario re-run in a mount namespace of its own keeps its arguments" '
 	out=$(FDS_PRIVATE_NS= TOP=$TOP bash "$T/args.sh" one "two three")
 	[[ $out == *"ok 1 args: 2: one two three"* ]] || fail "$out"
+'
+# Every check helper, once with its expectation true and once false, and a
+# step body's failing commands (natively only: the helpers are the same on
+# every kernel).
+cat > "$T/expect.sh" << 'EOF'
+. "$TOP/tests/lib.sh"
+scenario_begin
+step "expect_status holds" 'status=2; expect_status 2'
+step "expect_status differs" 'status=1; expect_status 2'
+step "expect_out holds" 'printf "a\nb\n" > "$T/out"; expect_out a b'
+step "expect_out differs" 'printf "a\nc\n" > "$T/out"; expect_out a b'
+step "expect_err matches" 'echo "bpf: ooops" > "$T/err"; expect_err "^bpf: o+ps$"'
+step "expect_err does not match" 'echo "bpf: ooops" > "$T/err"; expect_err "^nope$"'
+step "expect_no_err holds" ': > "$T/err"; expect_no_err'
+step "expect_no_err sees stderr" 'echo x > "$T/err"; expect_no_err'
+step "expect_value holds" 'fds -F "$FS/m" -P -m -k 1 -v 42; expect_value "$FS/m" 1 42'
+step "expect_value differs" 'expect_value "$FS/m" 1 43'
+step "expect_value of no pin" 'expect_value "$FS/none" 1 0'
+step "same_as holds" 'snapshot a; same_as a'
+step "same_as sees a new pin" 'snapshot b; fds -F "$FS/m2" -P -m; same_as b'
+step "wait_gone holds" 'wait_gone map "$(tests/bin/helpers/pinctl unpinned)"'
+step "wait_gone times out" '
+	[[ $(bpftool map show pinned "$FS/m") =~ ^([0-9]+): ]]
+	WAIT_GONE_TRIES=2 wait_gone map "${BASH_REMATCH[1]}"
+'
+step "fail fails" 'fail "on purpose"'
+step "a failing command fails the step" 'false; true'
+step "a failing command inside a command substitution fails the step" 'x=$(false; echo after); true'
+step "a failing command in a function fails the step" 'f() { false; true; }; f; true'
+step "a failing condition does not" 'if false; then true; fi; ! false'
+scenario_end
+EOF
+
+step "setup: the check helpers' scenario runs" --host-only '
+	TOP=$TOP bash "$T/expect.sh" > "$T/expect.log" 2>&1 || true
+	grep -E "^(not )?ok " "$T/expect.log" > "$T/expect.ktap" || true
+'
+
+step "each check helper fails when its expectation is false, and only then" --host-only '
+	expect_ktap "$T/expect.ktap" 1 "ok 1 expect_status holds" \
+		"not ok 2 expect_status differs" "ok 3 expect_out holds" \
+		"not ok 4 expect_out differs" "ok 5 expect_err matches" \
+		"not ok 6 expect_err does not match" "ok 7 expect_no_err holds" \
+		"not ok 8 expect_no_err sees stderr" "ok 9 expect_value holds" \
+		"not ok 10 expect_value differs" "not ok 11 expect_value of no pin" \
+		"ok 12 same_as holds" "not ok 13 same_as sees a new pin" \
+		"ok 14 wait_gone holds" "not ok 15 wait_gone times out" \
+		"not ok 16 fail fails"
+'
+
+step "a failing command inside a step body fails the step" --host-only '
+	expect_ktap "$T/expect.ktap" 17 "not ok 17 a failing command fails the step" \
+		"not ok 18 a failing command inside a command substitution fails the step" \
+		"not ok 19 a failing command in a function fails the step" \
+		"ok 20 a failing condition does not" &&
+		[[ $(line_count "$T/expect.ktap") == 20 ]]
+'
+
+step "expect_out shows a unified diff from the expected lines to stdout" --host-only '
+	mapfile -t log < "$T/expect.log"
+	n=0
+	for ((n = 0; n < ${#log[@]}; n++)); do
+		[[ ${log[n]} == "not ok 4 expect_out differs" ]] && break
+	done
+	expect_ktap "$T/expect.log" $((n + 2)) "# --- expected" "# +++ stdout" \
+		"# @@ -1,2 +1,2 @@" "#  a" "# -b" "# +c" \
+		"# FAILED: stdout differs from the expected lines (diff above)"
 '
 scenario_end

@@ -11,30 +11,105 @@
 scenario_begin
 
 MKCORRUPT=$TOP/tests/bin/mkcorrupt
-mkdir -p "$T/bad/sockex1" "$T/bad/two_progs"
-"$MKCORRUPT" "$SOCKEX1" "$T/bad/sockex1" > "$T/sockex1.want" ||
-	fail "mkcorrupt failed"
-"$MKCORRUPT" tests/bin/two_progs_kern.o "$T/bad/two_progs" > "$T/two_progs.want" ||
-	fail "mkcorrupt failed"
-cp tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o "$T/bad/"
-# A sparse file past the loader's 64 MiB limit: refused before it is read.
-truncate -s 65M "$T/bad/huge.o" || fail "truncate failed"
 
-# The refusal each file must get, after "fds_example: cannot load the
-# program from PATH: ".
-declare -A want=(
-	["$T/bad/many_maps_kern.o"]="33 maps, at most 32"
-	["$T/bad/many_progs_kern.o"]="more than 32 programs"
-	["$T/bad/huge.o"]="larger than 64 MiB, not a BPF object"
-)
-for set in sockex1 two_progs; do
-	while IFS=$'\t' read -r name msg; do
-		want["$T/bad/$set/$name"]=$msg
-	done < "$T/$set.want"
-done
+# make_bad: the malformed files in $T/bad, and $T/files, one line each:
+# "PATH<TAB>REFUSAL", the refusal the file must get (empty for the fuzzers'
+# corpus, whose files are refused for any reason).
+make_bad()
+{
+	local set name msg f
+	mkdir -p "$T/bad/sockex1" "$T/bad/two_progs"
+	"$MKCORRUPT" "$SOCKEX1" "$T/bad/sockex1" > "$T/sockex1.want"
+	"$MKCORRUPT" tests/bin/two_progs_kern.o "$T/bad/two_progs" > "$T/two_progs.want"
+	cp tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o "$T/bad/"
+	# A sparse file past the loader's 64 MiB limit: refused before it is read.
+	truncate -s 65M "$T/bad/huge.o"
+	{
+		printf '%s\t%s\n' "$T/bad/many_maps_kern.o" "33 maps, at most 32" \
+			"$T/bad/many_progs_kern.o" "more than 32 programs" \
+			"$T/bad/huge.o" "larger than 64 MiB, not a BPF object"
+		for set in sockex1 two_progs; do
+			while IFS=$'\t' read -r name msg; do
+				printf '%s\t%s\n' "$T/bad/$set/$name" "$msg"
+			done < "$T/$set.want"
+		done
+		for f in "$TOP"/fuzz/regression/*; do
+			if [[ -f $f && ${f##*/} != README* ]]; then
+				printf '%s\t\n' "$f"
+			fi
+		done
+	} > "$T/files"
+}
 
-# Every item the hardening issue lists is among them.
+# refuse_all: fds_example -P -p -o on each file, a few at a time (under
+# QEMU's TCG one exec costs ~100 ms), each with its own pin path so that
+# runs cannot meet; exit status, stdout and stderr in $T/r/I.*.
+refuse_all()
+{
+	local jobs=$(($(nproc) * 2)) running=0 i=0 path msg rc
+	mkdir "$T/r"
+	while IFS=$'\t' read -r path msg; do
+		# Each job writes its own exit status: 'wait -n -p pid' left pid
+		# unset now and then when a child was killed by a signal, and the
+		# report of which file crashed was lost with it.
+		{
+			rc=0
+			"${FDS_RUN[@]}" -F "$FS/p$i" -P -p -o "$path" || rc=$?
+			echo "$rc" > "$T/r/$i.rc"
+		} > "$T/r/$i.out" 2> "$T/r/$i.err" &
+		i=$((i + 1)) running=$((running + 1))
+		if ((running >= jobs)); then
+			wait -n || true
+			running=$((running - 1))
+		fi
+	done < "$T/files"
+	wait
+}
+
+# refused I PATH REFUSAL: whether file I was refused as it must be, and
+# pinned nothing: one line per problem in $T/r/I.findings. REFUSAL comes
+# after "fds_example: cannot load the program from PATH: ".
+refused()
+{
+	local i=$1 path=$2 msg=$3 rc out err problems=() errno_text prefix
+	read -r rc < "$T/r/$i.rc" || rc="none (no status written)"
+	mapfile -t out < "$T/r/$i.out"
+	mapfile -t err < "$T/r/$i.err"
+	[[ $rc == 1 ]] || problems+=("exit status $rc, expected 1")
+	errno_text="Exec format error"
+	[[ $path == "$T/bad/huge.o" ]] && errno_text="File too large"
+	[[ ${#out[@]} == 1 && ${out[0]} == "bpf: prog fd:-1 ($errno_text)" ]] ||
+		problems+=("stdout: ${out[*]}")
+	# one line: the object and the reason
+	prefix="fds_example: cannot load the program from $path: "
+	if ((${#err[@]} != 1)); then
+		problems+=("${#err[@]} lines on stderr, expected 1")
+	elif [[ -n $msg ]]; then
+		[[ ${err[0]} == "$prefix$msg" ]] || problems+=("expected: $prefix$msg")
+	else
+		[[ ${err[0]} == "$prefix"?* ]] || problems+=("no reason given")
+	fi
+	[[ ! -e $FS/p$i ]] || problems+=("something was pinned")
+	((${#problems[@]} == 0)) || problems+=("${err[@]}")
+	: > "$T/r/$i.findings"
+	((${#problems[@]} == 0)) || printf '%s\n' "${problems[@]}" > "$T/r/$i.findings"
+}
+
+# refused_all: every file's findings, with builtins only.
+refused_all()
+{
+	local i=0 path msg
+	while IFS=$'\t' read -r path msg; do
+		refused "$i" "$path" "$msg"
+		i=$((i + 1))
+	done < "$T/files"
+}
+
+# Every item the hardening issue lists is among them; each is loaded.
 step "the generated set covers every listed defect" '
+	make_bad
+	refuse_all
+	refused_all
 	for want in trunc-0000 trunc-0064 sec3-offset-past-end sec3-size-past-end \
 		    shnum-huge shentsize-small shstrndx-out-of-range \
 		    rel-offset-past-section rel-not-on-ld-imm64 rel-symbol-out-of-range \
@@ -51,63 +126,22 @@ step "the generated set covers every listed defect" '
 '
 
 step "every generated file has its expected refusal" '
+	declare -A known=()
+	while IFS=$'"'"'\t'"'"' read -r path msg; do
+		[[ -n $msg ]] && known[$path]=1
+	done < "$T/files"
 	for f in "$T"/bad/*/*; do
-		[[ -n ${want[$f]:-} ]] || fail "no expected refusal for $f"
+		[[ -n ${known[$f]:-} ]] || fail "no expected refusal for $f"
 	done
-	(($(wc -l < "$T/sockex1.want") > 150))
+	(($(line_count "$T/sockex1.want") > 150))
 '
 
-files=()
-for f in "$T"/bad/*/* "$T"/bad/*.o "$TOP"/fuzz/regression/*; do
-	[[ -f $f && ${f##*/} != README* ]] && files+=("$f")
-done
-
-# Each file gets its own pin path, so parallel runs cannot meet; a few run
-# at a time (under QEMU's TCG one exec costs ~100 ms).
-jobs=$(($(nproc) * 2))
-mkdir "$T/r"
-# Each job writes its own exit status: 'wait -n -p pid' left pid unset now
-# and then when a child was killed by a signal, and the report of which
-# file crashed was lost with it.
-running=0
-for i in "${!files[@]}"; do
-	{
-		"${FDS_RUN[@]}" -F "$FS/p$i" -P -p -o "${files[i]}"
-		echo "$?" > "$T/r/$i.rc"
-	} > "$T/r/$i.out" 2> "$T/r/$i.err" &
-	running=$((running + 1))
-	if ((running >= jobs)); then
-		wait -n || true
-		running=$((running - 1))
-	fi
-done
-wait
-
-# Checked with builtins only: each file, one step.
-for i in "${!files[@]}"; do
-	problems=()
-	read -r rc < "$T/r/$i.rc" || rc="none (no status written)"
-	mapfile -t out < "$T/r/$i.out"
-	mapfile -t err < "$T/r/$i.err"
-	[[ $rc == 1 ]] || problems+=("exit status $rc, expected 1")
-	errno_text="Exec format error"
-	[[ ${files[i]} == "$T/bad/huge.o" ]] && errno_text="File too large"
-	[[ ${#out[@]} == 1 && ${out[0]} == "bpf: prog fd:-1 ($errno_text)" ]] ||
-		problems+=("stdout: ${out[*]}")
-	# one line: the object and the reason
-	prefix="fds_example: cannot load the program from ${files[i]}: "
-	if ((${#err[@]} != 1)); then
-		problems+=("${#err[@]} lines on stderr, expected 1")
-	elif [[ -n ${want[${files[i]}]:-} ]]; then
-		[[ ${err[0]} == "$prefix${want[${files[i]}]}" ]] ||
-			problems+=("expected: $prefix${want[${files[i]}]}")
-	else
-		[[ ${err[0]} == "$prefix"?* ]] || problems+=("no reason given")
-	fi
-	[[ ! -e $FS/p$i ]] || problems+=("something was pinned")
-	((${#problems[@]})) && problems+=("${err[@]}")
-	report_step "rejected: ${files[i]#"$T/bad/"}" "${problems[@]}"
-done
+# One step per file, reporting what the first step found.
+i=0
+while IFS=$'\t' read -r path _; do
+	step "rejected: ${path#"$T/bad/"}" --findings "$T/r/$i.findings"
+	i=$((i + 1))
+done < "$T/files"
 
 step "the bpffs holds no pin after all of them" '
 	left=$(cd "$FS" && ls -A | grep -vx -e maps.debug -e progs.debug || true)
