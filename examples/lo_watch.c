@@ -61,6 +61,16 @@ static int attach_pinned(const char *pin)
 	return sock;
 }
 
+/* A new network namespace starts with lo down, which sendto() tells apart. */
+static void send_failed(int err)
+{
+	fprintf(stderr, "lo_watch: send: %s\n", strerror(err));
+	if (err == ENETUNREACH)
+		fputs("lo_watch: hint: 127.0.0.1 is unreachable while lo is down, "
+		      "as it is in a new network namespace: ip link set lo up\n",
+		      stderr);
+}
+
 /* count datagrams of size bytes to 127.0.0.1:9, which a socket listens on. */
 static int send_datagrams(long count, long size)
 {
@@ -86,7 +96,7 @@ static int send_datagrams(long count, long size)
 	for (i = 0; i < count; i++) {
 		if (sendto(sender, buf, size, 0, (struct sockaddr *)&discard,
 			   sizeof(discard)) != size) {
-			fprintf(stderr, "lo_watch: send: %s\n", strerror(errno));
+			send_failed(errno);
 			return -1;
 		}
 	}
