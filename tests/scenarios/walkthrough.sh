@@ -5,7 +5,8 @@
 # prints must match the lines shown under it
 # ({N} stands for a number, {...} for anything). Also: the man page lints
 # clean and make install puts the three files where they belong.
-# WALKTHROUGH_PRINT=1 prints what each command really printed, for authors.
+# Each command is one step; WALKTHROUGH_PRINT=1 also prints what each
+# command really printed, for authors.
 if [[ -z ${FDS_NETNS:-} ]]; then
 	FDS_NETNS=1 exec unshare --net bash "$0" "$@"
 fi
@@ -58,42 +59,71 @@ while IFS= read -r line; do
 	fi
 done < <(cat "${docs[@]}")
 
+# The document's shell variables (a command that starts NAME=...) carry from
+# one command's step to the next through $T/doc.vars: doc_load and doc_save
+# run in the step's own shell, where the command runs too.
+doc_load()
+{
+	if [[ -f $T/doc.vars ]]; then
+		. "$T/doc.vars"
+	fi
+}
+
+doc_save()
+{
+	local name
+	if [[ $1 =~ ^([A-Za-z_][A-Za-z0-9_]*)= ]]; then
+		echo "${BASH_REMATCH[1]}" >> "$T/doc.names"
+	fi
+	[[ -f $T/doc.names ]] || return 0
+	while read -r name; do
+		printf '%s=%q\n' "$name" "${!name}"
+	done < "$T/doc.names" > "$T/doc.vars"
+}
+
+# expect_printed SHOWN: what the command printed ($T/wo) matches the lines
+# the document shows under it, line for line.
+expect_printed()
+{
+	local got want j re
+	mapfile -t got < "$T/wo"
+	want=()
+	[[ -z $1 ]] || mapfile -t want <<< "$(subst "${1%$'\n'}")"
+	if ((${#got[@]} != ${#want[@]})); then
+		printf 'got: %s\n' "${got[@]}"
+		fail "printed ${#got[@]} lines, the document shows ${#want[@]}"
+		return
+	fi
+	for j in "${!want[@]}"; do
+		re=$(pattern "${want[j]}")
+		[[ ${got[j]} =~ $re ]] && continue
+		printf 'got: %s\n' "${got[@]}"
+		fail "line $((j + 1)): got [${got[j]}], the document shows [${want[j]}]"
+		return
+	done
+}
+
 step "the walkthrough has commands to check" '((${#cmds[@]} > 20))'
 
+# WALKTHROUGH_PRINT=1: each command and what it printed, on the scenario's
+# stderr (fd 9, which the commands do not get: fds_example prints its fds),
+# for authors.
+exec 9>&2
 for i in "${!cmds[@]}"; do
-	cmd=${cmds[i]}
 	# The reader enters the namespaces with this; the test is already in them.
-	if [[ $cmd == "unshare --mount --net bash" || $cmd == exit ]]; then
-		continue
-	fi
-	eval "$(subst "$cmd")" > "$T/wo" 2>&1 < /dev/null
-	if [[ -n ${WALKTHROUGH_PRINT:-} ]]; then
-		printf '# %s\n' "$cmd"
-		cat "$T/wo"
-		continue
-	fi
-	mapfile -t got < "$T/wo"
-	mapfile -t want <<< "$(subst "${outs[i]%$'\n'}")"
-	[[ -z ${outs[i]} ]] && want=()
-	msg=
-	if ((${#got[@]} != ${#want[@]})); then
-		msg="printed ${#got[@]} lines, the document shows ${#want[@]}"
-	else
-		for j in "${!want[@]}"; do
-			re=$(pattern "${want[j]}")
-			if ! [[ ${got[j]} =~ $re ]]; then
-				msg="line $((j + 1)): got [${got[j]}], the document shows [${want[j]}]"
-				break
-			fi
-		done
-	fi
-	if [[ -z $msg ]]; then
-		report_step "walkthrough: $cmd"
-	else
-		report_step "walkthrough: $cmd" "$msg" "${got[@]/#/got: }"
-	fi
+	[[ ${cmds[i]} == "unshare --mount --net bash" || ${cmds[i]} == exit ]] && continue
+	step "walkthrough: ${cmds[i]}" '
+		doc_load
+		set +e
+		eval "$(subst "$1")" > "$T/wo" 2>&1 < /dev/null 9>&-
+		set -e
+		doc_save "$1"
+		if [[ -n ${WALKTHROUGH_PRINT:-} ]]; then
+			{ printf "# %s\n" "$1"; cat "$T/wo"; } >&9
+		fi
+		expect_printed "$2"
+	' "${cmds[i]}" "${outs[i]}"
 done
-[[ -n ${WALKTHROUGH_PRINT:-} ]] && exit 0
 
 # excerpts_match DOC SOURCE: each ```c block of DOC is in SOURCE, line for
 # line; prints how many blocks there were.
