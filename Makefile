@@ -46,7 +46,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/map_flags_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps check lint test-build mutate check-vm matrix-update demo docs fuzz bench install clean help FORCE
+.PHONY: all deps walkthrough-tools check lint test-build mutate check-vm matrix-update demo docs fuzz bench install clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -120,6 +120,14 @@ tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_k
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -D$(if $(findstring maps,$@),MANY_MAPS,MANY_PROGS) -c -o $@ $<
 
+# What docs/walkthrough.md and docs/after-2015.md run, and the Debian
+# packages they call (bpftool, strace, ip); no kselftest header, no download
+# beyond those packages.
+WALKTHROUGH_TOOLS := fds_example sockex1_kern.o examples/lo_watch \
+		     tests/bin/helpers/pinctl tests/bin/after2015_iter_kern.o
+walkthrough-tools: $(WALKTHROUGH_TOOLS)
+	@scripts/deps.sh docs
+
 # Everything the suite runs, built, nothing run (make mutate rebuilds with it).
 test-build: all $(TEST_BINS) $(TEST_OBJS)
 
@@ -184,6 +192,7 @@ clean:
 
 help:
 	@echo 'make              build fds_example, sockex1_kern.o and examples/lo_watch'
+	@echo 'make walkthrough-tools  build all that docs/walkthrough.md and docs/after-2015.md run (and install bpftool, strace)'
 	@echo 'make docs         draw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz)'
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'

@@ -6,8 +6,8 @@ set -euo pipefail
 
 declare -A group=(
 	[build]="make gcc libc6-dev clang llvm libelf-dev zlib1g-dev linux-libc-dev"
-	[check]="bpftool util-linux xz-utils procps mandoc man-db iproute2 shellcheck perl graphviz"
-	[docs]="graphviz"
+	[check]="bpftool util-linux xz-utils procps mandoc man-db iproute2 shellcheck perl graphviz strace"
+	[docs]="graphviz bpftool strace iproute2"
 	[vm]="qemu-system-x86 busybox-static cpio"
 	[fuzz]="libclang-rt-14-dev"
 	[bench]="hyperfine"

@@ -168,6 +168,33 @@ step "the man page lints clean (mandoc -Tlint)" --host-only --needs mandoc '
 '
 
 prereq MAKEFILE "no Makefile here" '[[ -f Makefile ]]'
+
+# The programs and objects of this tree the documents run, by the paths they
+# run them under (./fds_example, tests/bin/helpers/pinctl...).
+doc_tools()
+{
+	local cmd word
+	for cmd in "${cmds[@]}"; do
+		for word in $cmd; do
+			[[ $word =~ ^(\./)?(fds_example|sockex1_kern\.o|examples/[a-z_]+|tests/bin/[A-Za-z0-9_./-]+)$ ]] &&
+				echo "${BASH_REMATCH[2]}"
+		done
+	done | sort -u
+}
+
+# What the chapters say to run first: it must build all they run, without
+# the kselftest header make check fetches (CACHE names an empty directory).
+step "make walkthrough-tools builds every program the documents run, fetching no kselftest" \
+	--host-only --needs make,MAKEFILE '
+	make -n -B walkthrough-tools CACHE="$T/nocache" > "$T/plan" 2>&1 ||
+		fail "$(<"$T/plan")"
+	! grep -q fetch-kselftest "$T/plan" || fail "it fetches the kselftest header"
+	mapfile -t tools < <(doc_tools)
+	((${#tools[@]} >= 5)) || fail "only ${#tools[@]} programs found in the documents: ${tools[*]}"
+	for tool in "${tools[@]}"; do
+		grep -qF -- "-o $tool " "$T/plan" || fail "make walkthrough-tools does not build $tool"
+	done
+'
 step "make install DESTDIR=... puts the binary, man page and object in place" \
 	--host-only --needs make,MAKEFILE '
 	make -s install DESTDIR="$T/dest" PREFIX=/usr > "$T/install.log" 2>&1 ||
