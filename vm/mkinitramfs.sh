@@ -15,7 +15,7 @@ trap 'rm -rf "$root"' EXIT
 tools=(bash env echo printf cat cp mv rm ln ls mkdir rmdir chmod chown touch install
        mktemp stat head tail cut wc seq sort tee sleep true false id basename nproc
        dirname readlink grep sed awk diff cmp xargs timeout truncate unshare setpriv
-       mount umount flock nsenter bpftool)
+       mount umount flock nsenter bpftool strace)
 
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,root,project,shared}
 cp /bin/busybox "$root/bin/busybox"
