@@ -163,7 +163,8 @@ MATRIX_RUNS = $(foreach f,$(wildcard build/matrix/*.tsv),$(basename $(notdir $(f
 matrix-update:
 	@$(if $(MATRIX_RUNS),scripts/matrix.sh update $(MATRIX_RUNS),echo 'no build/matrix/*.tsv: run make check or make check-vm first'; false)
 
-# The lifetimes picture of docs/walkthrough.md, from its Graphviz source.
+# The lifetimes picture of docs/walkthrough.md, from its Graphviz source;
+# both are committed (the walkthrough test checks that they agree).
 docs: docs/lifetimes.svg
 
 docs/lifetimes.svg: docs/lifetimes.dot
@@ -186,14 +187,13 @@ install: all
 	install -D -m 0644 sockex1_kern.o $(DESTDIR)$(PREFIX)/share/fds_example/sockex1_kern.o
 
 clean:
-	rm -rf *.o *.d examples/*.d fds_example examples/lo_watch bench/bench_ops tests/bin $(FLAGS_STAMP) build \
-		docs/lifetimes.svg
+	rm -rf *.o *.d examples/*.d fds_example examples/lo_watch bench/bench_ops tests/bin $(FLAGS_STAMP) build
 	@$(MAKE) -s -C fuzz clean
 
 help:
 	@echo 'make              build fds_example, sockex1_kern.o and examples/lo_watch'
 	@echo 'make walkthrough-tools  build all that docs/walkthrough.md and docs/after-2015.md run (and install bpftool, strace)'
-	@echo 'make docs         draw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz)'
+	@echo 'make docs         redraw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz); commit both'
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'
 	@echo 'make lint         shellcheck, checkpatch.pl and function length (make check runs it first)'
