@@ -178,6 +178,21 @@ step "the man page lints clean (mandoc -Tlint)" --host-only --needs mandoc '
 	[[ $out == *"EXIT STATUS"* && $out == *"bpf: sock:"* ]] || fail "does not render"
 '
 
+# A pin that -P made is taken back when a later step fails; the line that
+# says so is part of the output the man page describes.
+step "the man page's OUTPUT names the line of a pin taken back" --host-only --needs mandoc '
+	./fds_example -F "$FS/taken" -P -m -k 2000 -v 1 > /dev/null 2> "$T/undo.err" &&
+		fail "a key past the end was stored"
+	line=$(tail -n 1 "$T/undo.err")
+	[[ $line == "fds_example: removed the new pin at $FS/taken" ]] ||
+		fail "the last line is [$line]"
+	[[ ! -e $FS/taken ]] || fail "the pin is still there"
+	mandoc -Tascii fds_example.8 | sed "s/.\x08//g" | tr -s " \n" " " |
+		sed -n "s/.*OUTPUT\(.*\)EXIT STATUS.*/\1/p" > "$T/output"
+	grep -qF "\"${line% $FS/taken} file\"" "$T/output" ||
+		fail "OUTPUT does not show [${line% $FS/taken} file]"
+'
+
 prereq MAKEFILE "no Makefile here" '[[ -f Makefile ]]'
 
 # The programs and objects of this tree the documents run, by the paths they
