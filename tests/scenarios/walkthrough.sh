@@ -193,6 +193,25 @@ step "the man page's OUTPUT names the line of a pin taken back" --host-only --ne
 		fail "OUTPUT does not show [${line% $FS/taken} file]"
 '
 
+# make demo shows the 2015 session the way the documents show commands:
+# root's "# " prompt, ./fds_example and $FS, FS set first.
+step "make demo prints the documents' # prompts" --host-only '
+	scripts/demo.sh > "$T/demo" 2>&1 || fail "$(<"$T/demo")"
+	mapfile -t lines < "$T/demo"
+	cmds=0 fs_set=0
+	for line in "${lines[@]}"; do
+		[[ $line != "\$ "* ]] || fail "a \$ prompt: [$line]"
+		if [[ $line == "# FS=/"* ]]; then
+			fs_set=1
+		elif [[ $line == "# "* ]]; then
+			((fs_set)) || fail "a command before FS is set: [$line]"
+			[[ $line == "# ./fds_example -F \$FS/"* ]] || fail "not as the documents type it: [$line]"
+			cmds=$((cmds + 1))
+		fi
+	done
+	((cmds == 11)) || fail "$cmds commands, the 2015 session has 11"
+'
+
 prereq MAKEFILE "no Makefile here" '[[ -f Makefile ]]'
 
 # The programs and objects of this tree the documents run, by the paths they
