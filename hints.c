@@ -100,7 +100,7 @@ static void existing_ancestor(char *dir)
 
 /*
  * Not root: bpf(2) wants CAP_BPF (5.8; CAP_SYS_ADMIN before), and without it
- * the sysctl decides what other users may do: what names that.
+ * the sysctl decides; what is the operation it would have to allow.
  */
 static void hint_privilege(const char *what)
 {
