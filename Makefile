@@ -55,7 +55,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/three_maps_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps check lint test-build mutate check-vm matrix-update demo docs fuzz bench install clean help FORCE
+.PHONY: all deps walkthrough-tools check lint test-build mutate check-vm matrix-update demo docs fuzz bench install clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -145,6 +145,14 @@ tests/bin/long_license_kern.o: tests/objects/long_names_kern.c
 	@mkdir -p tests/bin
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -DLICENSE_128 -c -o $@ $<
 
+# What docs/walkthrough.md and docs/after-2015.md run, and the Debian
+# packages they call (bpftool, strace, ip); no kselftest header, no download
+# beyond those packages.
+WALKTHROUGH_TOOLS := fds_example sockex1_kern.o examples/lo_watch \
+		     tests/bin/helpers/pinctl tests/bin/after2015_iter_kern.o
+walkthrough-tools: $(WALKTHROUGH_TOOLS)
+	@scripts/deps.sh docs
+
 # Everything the suite runs, built, nothing run (make mutate rebuilds with it).
 test-build: all $(TEST_BINS) $(TEST_OBJS)
 
@@ -181,7 +189,8 @@ MATRIX_RUNS = $(foreach d,$(filter-out build/results/partial/,$(dir $(wildcard b
 matrix-update:
 	@$(if $(MATRIX_RUNS),scripts/matrix.py update $(MATRIX_RUNS),echo 'no build/results/*/matrix.tsv: run make check or make check-vm first'; false)
 
-# The lifetimes picture of docs/walkthrough.md, from its Graphviz source.
+# The lifetimes picture of docs/walkthrough.md, from its Graphviz source;
+# both are committed (the walkthrough test checks that they agree).
 docs: docs/lifetimes.svg
 
 docs/lifetimes.svg: docs/lifetimes.dot
@@ -204,14 +213,14 @@ install: all
 	install -D -m 0644 sockex1_kern.o $(DESTDIR)$(PREFIX)/share/fds_example/sockex1_kern.o
 
 clean:
-	rm -rf *.o *.d examples/*.d fds_example examples/lo_watch bench/bench_ops tests/bin $(FLAGS_STAMP) build \
-		docs/lifetimes.svg
+	rm -rf *.o *.d examples/*.d fds_example examples/lo_watch bench/bench_ops tests/bin $(FLAGS_STAMP) build
 	@$(MAKE) -s -C fuzz clean
 
 help:
 	@echo 'make deps         install the Debian packages (root; DEPS="build check vm fuzz bench docs valgrind", default: build check)'
 	@echo 'make              build fds_example, sockex1_kern.o and examples/lo_watch'
-	@echo 'make docs         draw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz)'
+	@echo 'make walkthrough-tools  build all that docs/walkthrough.md and docs/after-2015.md run (packages: make deps DEPS=docs)'
+	@echo 'make docs         redraw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz); commit both'
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'
 	@echo 'make lint         shellcheck, checkpatch.pl and function length (make check runs it first)'

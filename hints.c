@@ -3,8 +3,10 @@
  * One stderr hint line for the common causes of a failed pin, get, map
  * creation or key access. Only what the kernel's errno cannot say: whether
  * the path is on a BPF filesystem, whether its directory exists, a dot in
- * the name, privilege, the map's number of slots.
+ * the name, privilege, the map's number of entries; and the command that
+ * fixes it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -56,6 +58,26 @@ static int on_bpffs(const char *path)
 	return st.f_type == BPF_FS_MAGIC;
 }
 
+/*
+ * 1: dir is a directory with no entries but . and .., which a mount may
+ * cover without hiding anything (sysfs's /sys/fs/bpf before bpffs is
+ * mounted there); 0: anything else.
+ */
+static int empty_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int empty = 1;
+
+	if (!d)
+		return 0;
+	while (empty && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = 0;
+	closedir(d);
+	return empty;
+}
+
 /* The nearest existing ancestor of dir, in place. */
 static void existing_ancestor(char *dir)
 {
@@ -76,8 +98,11 @@ static void existing_ancestor(char *dir)
 	}
 }
 
-/* Not root: what bpf(2) needs, and the sysctl that decides it. */
-static void hint_privilege(void)
+/*
+ * Not root: bpf(2) wants CAP_BPF (5.8; CAP_SYS_ADMIN before), and without it
+ * the sysctl decides; what is the operation it would have to allow.
+ */
+static void hint_privilege(const char *what)
 {
 	char value[16] = "unknown";
 	FILE *f = fopen("/proc/sys/kernel/unprivileged_bpf_disabled", "re");
@@ -87,8 +112,9 @@ static void hint_privilege(void)
 			value[strcspn(value, "\n")] = '\0';
 		fclose(f);
 	}
-	hint("this needs root or CAP_BPF: kernel.unprivileged_bpf_disabled is %s, "
-	     "and only 0 lets other users create maps and programs", value);
+	hint("this needs CAP_BPF (CAP_SYS_ADMIN before Linux 5.8), which root has; "
+	     "for other users kernel.unprivileged_bpf_disabled decides: it is %s, "
+	     "and only 0 lets them %s", value, what);
 }
 
 /* ENOENT: a missing directory, inside a bpffs or with none mounted. */
@@ -101,10 +127,30 @@ static void hint_missing_dir(const char *dir)
 	if (on_bpffs(near) == 1)
 		hint("%s does not exist: make it first (mkdir -p %s); "
 		     "a BPF filesystem holds directories", dir, dir);
+	else if (empty_dir(near))
+		hint("%s does not exist and %s is no BPF filesystem but an empty "
+		     "directory on another: mount one on it first "
+		     "(mount -t bpf bpf %s; mkdir -p %s)", dir, near, near, dir);
 	else
 		hint("%s does not exist and %s is no BPF filesystem: "
 		     "mount one first (mkdir -p %s; mount -t bpf bpf %s)",
 		     dir, near, dir, dir);
+}
+
+/*
+ * dir exists on another filesystem: ENOENT where its filesystem cannot
+ * create the name (sysfs's empty /sys/fs/bpf), EPERM where it can.
+ */
+static void hint_not_bpffs(const char *file, const char *dir)
+{
+	if (empty_dir(dir))
+		hint("%s is no BPF filesystem but an empty directory on another "
+		     "(stat -f -c %%T %s): mount one on it first "
+		     "(mount -t bpf bpf %s)", dir, dir, dir);
+	else
+		hint("%s is not on a BPF filesystem (stat -f -c %%T %s): pins "
+		     "live only under a bpffs mount (mount -t bpf bpf DIR, DIR "
+		     "an empty directory)", file, dir);
 }
 
 /* The last component of path. */
@@ -121,6 +167,20 @@ static void hint_dotted(const char *name)
 	     "files (maps.debug, progs.debug); pick a name without one", name);
 }
 
+/* EACCES from a get: the class of the pin's mode that applies to us. */
+static void hint_mode(const char *file, const struct stat *st)
+{
+	char class = 'o';
+
+	if (geteuid() == st->st_uid)
+		class = 'u';
+	else if (getegid() == st->st_gid)
+		class = 'g';
+	hint("%s is mode %04o: -G asks to read and write the object and the pin "
+	     "does not grant both to you; its owner can (chmod %c+rw %s)",
+	     file, st->st_mode & 07777, class, file);
+}
+
 void hint_pin(int err, const char *file)
 {
 	const char *name = base_of(file);
@@ -133,13 +193,12 @@ void hint_pin(int err, const char *file)
 		     file, file);
 	} else if (err == ENOENT && stat(dir, &st) < 0) {
 		hint_missing_dir(dir);
-	} else if (err == EPERM && on_bpffs(dir) == 0) {
-		hint("%s is not on a BPF filesystem (stat -f -c %%T %s): "
-		     "pin under a bpffs mount (mount -t bpf bpf DIR)", file, dir);
+	} else if ((err == EPERM || err == ENOENT) && on_bpffs(dir) == 0) {
+		hint_not_bpffs(file, dir);
 	} else if (err == EPERM && strchr(name, '.')) {
 		hint_dotted(name);
 	} else if ((err == EPERM || err == EACCES) && geteuid() != 0) {
-		hint_privilege();
+		hint_privilege("create maps and programs");
 	}
 }
 
@@ -154,8 +213,7 @@ void hint_get(int err, const char *file)
 	} else if (err == ENOENT && stat(dir, &st) < 0) {
 		hint_missing_dir(dir);
 	} else if (err == ENOENT && on_bpffs(dir) == 0) {
-		hint("%s is not on a BPF filesystem (stat -f -c %%T %s): "
-		     "nothing can be pinned there", file, dir);
+		hint_not_bpffs(file, dir);
 	} else if (err == ENOENT && stat(file, &st) == 0) {
 		/* maps.debug, progs.debug: bpf_preload's, listed but no pin */
 		hint("%s is one of the kernel's own files, not a pinned map or "
@@ -165,10 +223,9 @@ void hint_get(int err, const char *file)
 	} else if (err == EPERM && strchr(base_of(file), '.')) {
 		hint_dotted(base_of(file));
 	} else if (err == EACCES && stat(file, &st) == 0) {
-		hint("%s is mode %04o: -G asks to read and write the object, so "
-		     "the pin must grant both to you", file, st.st_mode & 07777);
+		hint_mode(file, &st);
 	} else if (err == EPERM && geteuid() != 0) {
-		hint_privilege();
+		hint_privilege("get pins");
 	}
 }
 
@@ -183,10 +240,10 @@ void hint_create(int err)
 		hint("kernels before 5.11 charge each map to ulimit -l; "
 		     "try 'ulimit -l unlimited'");
 	else if (err == EPERM)
-		hint_privilege();
+		hint_privilege("create maps and programs");
 }
 
-/* A key past an array's last slot: lookup says ENOENT, update E2BIG. */
+/* A key past an array's last entry: lookup says ENOENT, update E2BIG. */
 void hint_key(int err, int map_fd, uint32_t key)
 {
 	struct bpf_map_info info;
@@ -196,6 +253,6 @@ void hint_key(int err, int map_fd, uint32_t key)
 	if (bpf_map_get_info(map_fd, &info) < 0 ||
 	    info.type != BPF_MAP_TYPE_ARRAY || key < info.max_entries)
 		return;
-	hint("the map has %u slots: keys 0..%u exist, %u is past the end",
+	hint("the map has %u entries: keys 0..%u exist, %u is past the end",
 	     info.max_entries, info.max_entries - 1, key);
 }

@@ -60,6 +60,16 @@ static int attach_pinned(const char *pin)
 	return sock;
 }
 
+/* A new network namespace starts with lo down, which sendto() tells apart. */
+static void send_failed(int err)
+{
+	fprintf(stderr, "lo_watch: send: %s\n", strerror(err));
+	if (err == ENETUNREACH)
+		fputs("lo_watch: hint: 127.0.0.1 is unreachable while lo is down, "
+		      "as it is in a new network namespace: ip link set lo up\n",
+		      stderr);
+}
+
 /* count datagrams of size bytes to 127.0.0.1:9, which a socket listens on. */
 static int send_datagrams(long count, long size)
 {
@@ -69,7 +79,7 @@ static int send_datagrams(long count, long size)
 		return -1;
 	}
 	if (lo_send_udp(9, size, count) < 0) {
-		fprintf(stderr, "lo_watch: send: %s\n", strerror(errno));
+		send_failed(errno);
 		return -1;
 	}
 	printf("sent %ld UDP datagrams of %ld bytes to 127.0.0.1:9\n", count, size);

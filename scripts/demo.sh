@@ -2,6 +2,8 @@
 # make demo: the 2015 commit message's session, replayed. Without an argument
 # it mounts a private bpffs in a mount namespace of its own, which vanishes
 # with it; with BPFFS=DIR it uses that bpffs and removes only its own pins.
+# It prints the session as the documents do: root's "# " prompt, $FS set
+# first.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +21,7 @@ if [[ $# -eq 0 ]]; then
 	fs=$(mktemp -d /tmp/fds-demo.XXXXXX) || exit 1
 	trap 'umount "$fs"; rmdir "$fs"' EXIT
 	mount -t bpf bpf "$fs" || exit 1
-	echo "# a private bpffs, mounted on $fs for this demo only"
+	echo "A private bpffs, mounted for this demo only:"
 else
 	fs=${1%/}
 	if [[ $(stat -f -c %T "$fs" 2>/dev/null) != bpf_fs ]]; then
@@ -33,10 +35,9 @@ else
 		fi
 	done
 	trap 'for p in "${pins[@]}"; do rm -f "$fs/$p"; done' EXIT
-	echo "# using the bpffs at $fs; the demo's pins are removed at the end"
+	echo "The bpffs at $fs; the demo's pins are removed at the end:"
 fi
 
-"$top/scripts/transcript.sh" "$fs" | sed "s|$fs|\$FS|g; s|^\\\$ fds_example|\$ ./fds_example|"
-rc=${PIPESTATUS[0]}
-echo "# \$FS is $fs"
-exit "$rc"
+echo "# FS=$fs"
+"$top/scripts/transcript.sh" "$fs" | sed "s|$fs|\$FS|g; s|^\\\$ fds_example|# ./fds_example|"
+exit "${PIPESTATUS[0]}"

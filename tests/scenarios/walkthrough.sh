@@ -5,7 +5,8 @@
 # prints must match the lines shown under it
 # ({N} stands for a number, {...} for anything). Also: the man page lints
 # clean and make install puts the three files where they belong.
-# WALKTHROUGH_PRINT=1 prints what each command really printed, for authors.
+# Each command is one step; WALKTHROUGH_PRINT=1 also prints what each
+# command really printed, for authors.
 if [[ -z ${FDS_NETNS:-} ]]; then
 	FDS_NETNS=1 exec unshare --net bash "$0" "$@"
 fi
@@ -58,42 +59,71 @@ while IFS= read -r line; do
 	fi
 done < <(cat "${docs[@]}")
 
+# The document's shell variables (a command that starts NAME=...) carry from
+# one command's step to the next through $T/doc.vars: doc_load and doc_save
+# run in the step's own shell, where the command runs too.
+doc_load()
+{
+	if [[ -f $T/doc.vars ]]; then
+		. "$T/doc.vars"
+	fi
+}
+
+doc_save()
+{
+	local name
+	if [[ $1 =~ ^([A-Za-z_][A-Za-z0-9_]*)= ]]; then
+		echo "${BASH_REMATCH[1]}" >> "$T/doc.names"
+	fi
+	[[ -f $T/doc.names ]] || return 0
+	while read -r name; do
+		printf '%s=%q\n' "$name" "${!name}"
+	done < "$T/doc.names" > "$T/doc.vars"
+}
+
+# expect_printed SHOWN: what the command printed ($T/wo) matches the lines
+# the document shows under it, line for line.
+expect_printed()
+{
+	local got want j re
+	mapfile -t got < "$T/wo"
+	want=()
+	[[ -z $1 ]] || mapfile -t want <<< "$(subst "${1%$'\n'}")"
+	if ((${#got[@]} != ${#want[@]})); then
+		printf 'got: %s\n' "${got[@]}"
+		fail "printed ${#got[@]} lines, the document shows ${#want[@]}"
+		return
+	fi
+	for j in "${!want[@]}"; do
+		re=$(pattern "${want[j]}")
+		[[ ${got[j]} =~ $re ]] && continue
+		printf 'got: %s\n' "${got[@]}"
+		fail "line $((j + 1)): got [${got[j]}], the document shows [${want[j]}]"
+		return
+	done
+}
+
 step "the walkthrough has commands to check" '((${#cmds[@]} > 20))'
 
+# WALKTHROUGH_PRINT=1: each command and what it printed, on the scenario's
+# stderr (fd 9, which the commands do not get: fds_example prints its fds),
+# for authors.
+exec 9>&2
 for i in "${!cmds[@]}"; do
-	cmd=${cmds[i]}
 	# The reader enters the namespaces with this; the test is already in them.
-	if [[ $cmd == "unshare --mount --net bash" || $cmd == exit ]]; then
-		continue
-	fi
-	eval "$(subst "$cmd")" > "$T/wo" 2>&1 < /dev/null
-	if [[ -n ${WALKTHROUGH_PRINT:-} ]]; then
-		printf '# %s\n' "$cmd"
-		cat "$T/wo"
-		continue
-	fi
-	mapfile -t got < "$T/wo"
-	mapfile -t want <<< "$(subst "${outs[i]%$'\n'}")"
-	[[ -z ${outs[i]} ]] && want=()
-	msg=
-	if ((${#got[@]} != ${#want[@]})); then
-		msg="printed ${#got[@]} lines, the document shows ${#want[@]}"
-	else
-		for j in "${!want[@]}"; do
-			re=$(pattern "${want[j]}")
-			if ! [[ ${got[j]} =~ $re ]]; then
-				msg="line $((j + 1)): got [${got[j]}], the document shows [${want[j]}]"
-				break
-			fi
-		done
-	fi
-	if [[ -z $msg ]]; then
-		report_step "walkthrough: $cmd"
-	else
-		report_step "walkthrough: $cmd" "$msg" "${got[@]/#/got: }"
-	fi
+	[[ ${cmds[i]} == "unshare --mount --net bash" || ${cmds[i]} == exit ]] && continue
+	step "walkthrough: ${cmds[i]}" '
+		doc_load
+		set +e
+		eval "$(subst "$1")" > "$T/wo" 2>&1 < /dev/null 9>&-
+		set -e
+		doc_save "$1"
+		if [[ -n ${WALKTHROUGH_PRINT:-} ]]; then
+			{ printf "# %s\n" "$1"; cat "$T/wo"; } >&9
+		fi
+		expect_printed "$2"
+	' "${cmds[i]}" "${outs[i]}"
 done
-[[ -n ${WALKTHROUGH_PRINT:-} ]] && exit 0
 
 # excerpts_match DOC SOURCE: each ```c block of DOC is in SOURCE, line for
 # line; prints how many blocks there were.
@@ -126,9 +156,20 @@ step "the walkthrough's C excerpts are libbpf.c as it is" --host-only '
 # The man page, make install and the picture's source are the same on every
 # kernel: QEMU guests (no mandoc, no make, no dot) leave them to the native
 # run.
-step "docs/lifetimes.dot parses (dot -Tsvg)" --host-only --needs dot '
+# The picture is committed drawn, so that it can be seen without building;
+# the drawing must be what Graphviz makes of the source now.
+step "docs/lifetimes.svg is docs/lifetimes.dot as Graphviz draws it (make docs)" \
+	--host-only --needs dot '
+	drawn_by=$(grep -o -m 1 "graphviz version [^ ]*" docs/lifetimes.svg) ||
+		fail "docs/lifetimes.svg does not say which Graphviz drew it"
+	here=$(dot -V 2>&1)
+	[[ $here == *"$drawn_by"* ]] ||
+		fail "docs/lifetimes.svg was drawn by $drawn_by, this is [$here]: compare with the Graphviz scripts/deps.sh installs"
 	dot -Tsvg -o "$T/lifetimes.svg" docs/lifetimes.dot
-	grep -q "<svg" "$T/lifetimes.svg" || fail "no SVG"
+	if ! cmp -s docs/lifetimes.svg "$T/lifetimes.svg"; then
+		diff -u docs/lifetimes.svg "$T/lifetimes.svg" | head -n 40
+		fail "docs/lifetimes.svg is not docs/lifetimes.dot drawn: run make docs and commit both"
+	fi
 '
 
 step "the man page lints clean (mandoc -Tlint)" --host-only --needs mandoc '
@@ -137,7 +178,68 @@ step "the man page lints clean (mandoc -Tlint)" --host-only --needs mandoc '
 	[[ $out == *"EXIT STATUS"* && $out == *"bpf: sock:"* ]] || fail "does not render"
 '
 
+# A pin that -P made is taken back when a later step fails; the line that
+# says so is part of the output the man page describes.
+step "the man page's OUTPUT names the line of a pin taken back" --host-only --needs mandoc '
+	./fds_example -F "$FS/taken" -P -m -k 2000 -v 1 > /dev/null 2> "$T/undo.err" &&
+		fail "a key past the end was stored"
+	line=$(tail -n 1 "$T/undo.err")
+	[[ $line == "fds_example: removed the new pin at $FS/taken" ]] ||
+		fail "the last line is [$line]"
+	[[ ! -e $FS/taken ]] || fail "the pin is still there"
+	mandoc -Tascii fds_example.8 | sed "s/.\x08//g" | tr -s " \n" " " |
+		sed -n "s/.*OUTPUT\(.*\)EXIT STATUS.*/\1/p" > "$T/output"
+	grep -qF "\"${line% $FS/taken} file\"" "$T/output" ||
+		fail "OUTPUT does not show [${line% $FS/taken} file]"
+'
+
+# make demo shows the 2015 session the way the documents show commands:
+# root's "# " prompt, ./fds_example and $FS, FS set first.
+step "make demo prints the documents' # prompts" --host-only '
+	scripts/demo.sh > "$T/demo" 2>&1 || fail "$(<"$T/demo")"
+	mapfile -t lines < "$T/demo"
+	cmds=0 fs_set=0
+	for line in "${lines[@]}"; do
+		[[ $line != "\$ "* ]] || fail "a \$ prompt: [$line]"
+		if [[ $line == "# FS=/"* ]]; then
+			fs_set=1
+		elif [[ $line == "# "* ]]; then
+			((fs_set)) || fail "a command before FS is set: [$line]"
+			[[ $line == "# ./fds_example -F \$FS/"* ]] || fail "not as the documents type it: [$line]"
+			cmds=$((cmds + 1))
+		fi
+	done
+	((cmds == 11)) || fail "$cmds commands, the 2015 session has 11"
+'
+
 prereq MAKEFILE "no Makefile here" '[[ -f Makefile ]]'
+
+# The programs and objects of this tree the documents run, by the paths they
+# run them under (./fds_example, tests/bin/helpers/pinctl...).
+doc_tools()
+{
+	local cmd word
+	for cmd in "${cmds[@]}"; do
+		for word in $cmd; do
+			[[ $word =~ ^(\./)?(fds_example|sockex1_kern\.o|examples/[a-z_]+|tests/bin/[A-Za-z0-9_./-]+)$ ]] &&
+				echo "${BASH_REMATCH[2]}"
+		done
+	done | sort -u
+}
+
+# What the chapters say to run first: it must build all they run, without
+# the kselftest header make check fetches (CACHE names an empty directory).
+step "make walkthrough-tools builds every program the documents run, fetching no kselftest" \
+	--host-only --needs make,MAKEFILE '
+	make -n -B walkthrough-tools CACHE="$T/nocache" > "$T/plan" 2>&1 ||
+		fail "$(<"$T/plan")"
+	! grep -q fetch-kselftest "$T/plan" || fail "it fetches the kselftest header"
+	mapfile -t tools < <(doc_tools)
+	((${#tools[@]} >= 5)) || fail "only ${#tools[@]} programs found in the documents: ${tools[*]}"
+	for tool in "${tools[@]}"; do
+		grep -qF -- "-o $tool " "$T/plan" || fail "make walkthrough-tools does not build $tool"
+	done
+'
 step "make install DESTDIR=... puts the binary, man page and object in place" \
 	--host-only --needs make,MAKEFILE '
 	make -s install DESTDIR="$T/dest" PREFIX=/usr > "$T/install.log" 2>&1 ||
