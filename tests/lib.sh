@@ -248,17 +248,6 @@ cp_findings()
 	done < "$1" > "$T/step.log"
 }
 
-# report_step NAME [PROBLEM...]: the old name of a step --findings whose
-# problems are given as arguments (tests/scenarios/walkthrough.sh).
-report_step()
-{
-	local name=$1
-	shift
-	: > "$T/report_step.findings"
-	(($#)) && printf '%s\n' "$@" > "$T/report_step.findings"
-	step "$name" --findings "$T/report_step.findings"
-}
-
 # fail MESSAGE: the one way a check reports and stops: the message, and
 # status 1 (which stops a step's body).
 fail()

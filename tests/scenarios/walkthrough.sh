@@ -195,7 +195,7 @@ step "the man page's OUTPUT names the line of a pin taken back" --host-only --ne
 
 # make demo shows the 2015 session the way the documents show commands:
 # root's "# " prompt, ./fds_example and $FS, FS set first.
-step "make demo prints the documents' # prompts" --host-only '
+step "make demo prints the documents' root prompts" --host-only '
 	scripts/demo.sh > "$T/demo" 2>&1 || fail "$(<"$T/demo")"
 	mapfile -t lines < "$T/demo"
 	cmds=0 fs_set=0
