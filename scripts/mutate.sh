@@ -8,6 +8,11 @@
 # test can tell it apart. A mutant whose text is not in its file exactly
 # once is stale: the code changed and the list must follow.
 #
+# A mutant may name, in a "first:" line, the test that killed it last time:
+# that test alone runs first, and only when it passes does the whole suite
+# run. The verdict is the same (the unchanged tree passes every test), it
+# only comes sooner; a wrong or stale "first:" costs time, never a verdict.
+#
 # Usage: mutate.sh [ID...]     (default: every mutant in the list)
 # MUTATE_JOBS (default 2) copies run side by side, one mutant each.
 # Exit status: 0 when nothing is stale and at least MUTATE_TARGET percent
@@ -26,15 +31,15 @@ die() {
 [[ -r $LIST ]] || die "cannot read $LIST"
 
 # The list: blocks of "key: value" lines, a blank line between blocks.
-ids=() files=() froms=() tos=() equivs=()
+ids=() files=() froms=() tos=() equivs=() firsts=()
 add_mutant() {
 	[[ -z ${m_id:-}${m_file:-}${m_from:-} ]] && return
 	[[ -n ${m_id:-} && -n ${m_file:-} && -n ${m_from:-} && -n ${m_why:-} ]] ||
 		die "$LIST:$block_line: a mutant needs id, file, from and why"
 	[[ -n ${m_to+set} ]] || die "$LIST:$block_line: mutant $m_id has no to: line"
 	ids+=("$m_id") files+=("$m_file") froms+=("$m_from") tos+=("$m_to")
-	equivs+=("${m_equiv:-}")
-	unset m_id m_file m_from m_to m_why m_equiv
+	equivs+=("${m_equiv:-}") firsts+=("${m_first:-}")
+	unset m_id m_file m_from m_to m_why m_equiv m_first
 }
 lineno=0 block_line=1
 while IFS= read -r line || [[ -n $line ]]; do
@@ -55,6 +60,7 @@ while IFS= read -r line || [[ -n $line ]]; do
 	to) m_to=$value ;;
 	why) m_why=$value ;;
 	equivalent) m_equiv=$value ;;
+	first) m_first=$value ;;
 	*) die "$LIST:$lineno: unknown key '$key'" ;;
 	esac
 done < "$LIST"
@@ -68,6 +74,11 @@ done
 want=("$@")
 for id in "${want[@]}"; do
 	[[ -n ${seen[$id]:-} ]] || die "no mutant $id in $LIST"
+done
+
+declare -A firsts_by_id
+for i in "${!ids[@]}"; do
+	firsts_by_id[${ids[$i]}]=${firsts[$i]}
 done
 
 # Which mutants run: all, or those named.
@@ -100,11 +111,17 @@ suite() {
 	(cd "$1" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-60} \
 		tests/run.sh > "$1/suite.log" 2>&1)
 }
-# first_failure DIR: the test whose failure stopped the suite, from the
-# runner's results (tests/run.sh).
+# first_test DIR TEST: that test alone (its name is the runner's pattern).
+first_test() {
+	(cd "$1" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-60} \
+		FDS_RESULTS=$1/build/results/first tests/run.sh "$2" \
+		> "$1/first.log" 2>&1)
+}
+# first_failure DIR RESULTS: the test whose failure stopped the run, from
+# the runner's results (tests/run.sh) in DIR/build/results/RESULTS.
 first_failure() {
 	local l=
-	read -r l < "$1/build/results/host/failures"
+	read -r l < "$1/build/results/$2/failures"
 	echo "${l%%: *}"
 }
 
@@ -112,7 +129,7 @@ first_failure() {
 # its line and appends "RESULT ID" to DIR/tally.
 run_one() {
 	local i=$1 dir=$2 id=${ids[$1]} file=${files[$1]} from=${froms[$1]}
-	local to=${tos[$1]} path=$2/${files[$1]} orig='' rest result
+	local to=${tos[$1]} path=$2/${files[$1]} orig='' rest result by=host
 	if [[ ! -f $path ]]; then
 		printf '%-10s %-12s %s: no such file\n' stale "$id" "$file"
 		echo "stale $id" >> "$dir/tally"
@@ -129,6 +146,8 @@ run_one() {
 	printf '%s' "${orig/"$from"/"$to"}" > "$path"
 	if ! build "$dir"; then
 		result=unbuilt
+	elif [[ -n ${firsts[$i]} ]] && ! first_test "$dir" "${firsts[$i]}"; then
+		result=killed by=first
 	elif suite "$dir"; then
 		result=survived
 		[[ -n ${equivs[$i]} ]] && result=equivalent
@@ -136,9 +155,10 @@ run_one() {
 		result=killed
 	fi
 	printf '%s' "$orig" > "$path"
-	echo "$result $id" >> "$dir/tally"
+	[[ $result == killed ]] && by=$(first_failure "$dir" "$by")
+	echo "$result $id $by" >> "$dir/tally"
 	case $result in
-	killed) printf '%-10s %-12s %s (by %s)\n' killed "$id" "$file" "$(first_failure "$dir")" ;;
+	killed) printf '%-10s %-12s %s (by %s)\n' killed "$id" "$file" "$by" ;;
 	unbuilt) printf '%-10s %-12s %s (does not compile: make the mutant build)\n' \
 		not-built "$id" "$file" ;;
 	survived) printf '%-10s %-12s %s: %s -> %s\n' SURVIVED "$id" "$file" "$from" "$to" ;;
@@ -159,6 +179,16 @@ if ! suite "$base/0"; then
 	cat "$base/0/build/results/host/failures" >&2
 	die "the suite fails on the unchanged tree; fix that first"
 fi
+# Each "first:" test must exist and pass alone on the unchanged tree, or
+# its failure under a mutant would prove nothing.
+declare -A checked
+for i in "${todo[@]}"; do
+	t=${firsts[$i]}
+	[[ -z $t || -n ${checked[$t]:-} ]] && continue
+	checked[$t]=1
+	first_test "$base/0" "$t" ||
+		die "first: $t (mutant ${ids[$i]}) does not run and pass alone on the unchanged tree: $(tail -n 3 "$base/0/first.log")"
+done
 
 for ((k = 0; k < JOBS; k++)); do
 	(
@@ -173,9 +203,10 @@ elapsed=$((SECONDS - start))
 
 killed=0 survived=0 stale=0 unbuilt=0 equivalent=0
 survivors=()
-while read -r result id; do
+declare -A killers
+while read -r result id by; do
 	case $result in
-	killed) killed=$((killed + 1)) ;;
+	killed) killed=$((killed + 1)) killers[$id]=$by ;;
 	survived) survived=$((survived + 1)) survivors+=("$id") ;;
 	equivalent) equivalent=$((equivalent + 1)) ;;
 	stale) stale=$((stale + 1)) ;;
@@ -195,6 +226,23 @@ fi
 printf 'mutate: %d mutants: %d killed, %d survived, %d argued equivalent, %d stale, %d not built; %s killed; %dm%02ds\n' \
 	"$total" "$killed" "$survived" "$equivalent" "$stale" "$unbuilt" "$ratio" \
 	$((elapsed / 60)) $((elapsed % 60))
+# MUTATE_RECORD=1: each killed mutant's "first:" becomes the test that
+# killed it in this run, so that the next run asks that test first.
+if [[ ${MUTATE_RECORD:-} == 1 ]]; then
+	new=$(mktemp "$LIST.XXXXXX") || exit 1
+	while IFS= read -r line || [[ -n $line ]]; do
+		[[ $line == first:* ]] && continue
+		printf '%s\n' "$line"
+		[[ $line == id:* ]] && cur=${line#id:} && cur=${cur#"${cur%%[! 	]*}"}
+		if [[ $line == why:* && -n ${killers[$cur]:-} ]]; then
+			printf 'first: %s\n' "${killers[$cur]}"
+		elif [[ $line == why:* && -n ${firsts_by_id[$cur]:-} ]]; then
+			printf 'first: %s\n' "${firsts_by_id[$cur]}"
+		fi
+	done < "$LIST" > "$new" || die "cannot write $new"
+	mv "$new" "$LIST" || die "cannot rewrite $LIST"
+	echo "mutate: the first: lines of $LIST follow this run's killers"
+fi
 if ((${#survivors[@]})); then
 	echo "mutate: survivors (give each a test, or argue it equivalent in $LIST): ${survivors[*]}"
 fi
