@@ -29,6 +29,7 @@ endif
 
 CACHE        ?= .cache
 KSELFTEST_DIR ?= $(CACHE)/kselftest
+KSELFTEST_RUNNER := $(CACHE)/kselftest-runner/kselftest/runner.sh
 PREFIX       ?= /usr/local
 BPFFS        ?=
 
@@ -55,7 +56,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/three_maps_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps walkthrough-tools check lint test-build mutate check-vm matrix-update demo docs fuzz bench install clean help FORCE
+.PHONY: all deps walkthrough-tools check lint test-build mutate check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -172,9 +173,23 @@ lint: $(CACHE)/checkpatch/checkpatch.pl
 	@scripts/deps.sh check
 	@scripts/lint.sh
 
-$(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py:
+$(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py $(KSELFTEST_RUNNER):
 	@scripts/deps.sh check
 	scripts/fetch-kselftest.sh $(CACHE)
+
+# The suite as an installed kselftest tree (run_kselftest.sh, kselftest-list.txt,
+# fds_example/), and its tarball, named as the kernel's own targets
+# (make kselftest-install, make kselftest-gen_tar) name them.
+INSTALL_PATH ?= build/kselftest_install
+FORMAT       ?= .gz
+KSELFTEST_TAR = $(INSTALL_PATH)/kselftest-packages/kselftest.tar$(FORMAT)
+kselftest-install: test-build $(KSELFTEST_RUNNER)
+	@scripts/kselftest-install.sh $(INSTALL_PATH) $(CACHE)
+
+kselftest-gen_tar: kselftest-install
+	@mkdir -p $(INSTALL_PATH)/kselftest-packages
+	@tar caf $(KSELFTEST_TAR) --exclude=kselftest-packages -C $(INSTALL_PATH) .
+	@echo "Created $(KSELFTEST_TAR)"
 
 demo: all
 	@scripts/demo.sh $(BPFFS)
@@ -232,4 +247,7 @@ help:
 	@echo 'make fuzz         fuzz the ELF loader for FUZZ_SECONDS (default 60)'
 	@echo 'make bench        print the benchmark table'
 	@echo 'make install      install binary, man page and sockex1_kern.o (PREFIX, DESTDIR)'
+	@echo 'make kselftest-install  the suite as an installed kselftest tree in INSTALL_PATH'
+	@echo '                  (default build/kselftest_install): run_kselftest.sh -c fds_example'
+	@echo 'make kselftest-gen_tar  that tree as INSTALL_PATH/kselftest-packages/kselftest.tar.gz (FORMAT=.xz...)'
 	@echo 'make clean        remove build outputs (the download cache stays)'
