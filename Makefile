@@ -56,7 +56,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/three_maps_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps walkthrough-tools check lint test-build mutate check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar clean help FORCE
+.PHONY: all deps walkthrough-tools check lint test-build mutate check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar check-kselftest clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -164,7 +164,7 @@ mutate: test-build
 
 # make check runs make lint first: shellcheck, checkpatch and the
 # function-length check (no C function over 60 lines, in .c or .h: pmccabe).
-check: all $(TEST_BINS) $(TEST_OBJS) $(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py
+check: all $(TEST_BINS) $(TEST_OBJS) $(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py $(KSELFTEST_RUNNER)
 	@scripts/deps.sh check $(if $(filter 1,$(VALGRIND)),valgrind)
 	@scripts/lint.sh
 	@VALGRIND=$(VALGRIND) tests/run.sh
@@ -185,6 +185,12 @@ FORMAT       ?= .gz
 KSELFTEST_TAR = $(INSTALL_PATH)/kselftest-packages/kselftest.tar$(FORMAT)
 kselftest-install: test-build $(KSELFTEST_RUNNER)
 	@scripts/kselftest-install.sh $(INSTALL_PATH) $(CACHE)
+
+# The whole suite natively, installed, as the engines run it:
+# run_kselftest.sh -c fds_example, its output read by tests/run.sh.
+check-kselftest: kselftest-install $(CACHE)/kunit/kunit_parser.py
+	@scripts/deps.sh check
+	@FDS_KSELFTEST=$(INSTALL_PATH) tests/run.sh
 
 kselftest-gen_tar: kselftest-install
 	@mkdir -p $(INSTALL_PATH)/kselftest-packages
@@ -249,5 +255,6 @@ help:
 	@echo 'make install      install binary, man page and sockex1_kern.o (PREFIX, DESTDIR)'
 	@echo 'make kselftest-install  the suite as an installed kselftest tree in INSTALL_PATH'
 	@echo '                  (default build/kselftest_install): run_kselftest.sh -c fds_example'
+	@echo 'make check-kselftest  the suite natively through that tree: run_kselftest.sh -c fds_example'
 	@echo 'make kselftest-gen_tar  that tree as INSTALL_PATH/kselftest-packages/kselftest.tar.gz (FORMAT=.xz...)'
 	@echo 'make clean        remove build outputs (the download cache stays)'

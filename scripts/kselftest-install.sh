@@ -54,7 +54,9 @@ copy_suite()
 	cp "$top/fds_example" "$top/sockex1_kern.o" "$top/fds_example.8" "$col/"
 	cp "$top/scripts/transcript.sh" "$col/scripts/"
 	cp "$top/examples/lo_watch" "$col/examples/"
-	cp "$top/tests/lib.sh" "$col/tests/"
+	# run.sh reads run_kselftest.sh's output (FDS_KSELFTEST): the guests
+	# of make check-vm and make check-lava run the tree with it.
+	cp "$top/tests/lib.sh" "$top/tests/run.sh" "$col/tests/"
 	cp -r "$top/tests/data" "$top/tests/bin" "$col/tests/"
 	find "$col/tests/bin" \( -name '*.d' -o -name bpffs_fixture.o \) -delete
 	mkdir -p "$col/tests/scenarios"

@@ -20,8 +20,8 @@
 #
 # FDS_KSELFTEST=DIR: the kernel's runner runs the tests instead, as the
 # engines run them: DIR is an installed kselftest tree (make
-# kselftest-install), whose run_kselftest.sh runs them all (or -t each test
-# the pattern picks; TEST_TIMEOUT, if set, is its -o). Its output is
+# kselftest-install), whose run_kselftest.sh runs them all (-c fds_example;
+# or -t each test the pattern picks; TEST_TIMEOUT, if set, is its -o). Its output is
 # printed as it comes and kept as kselftest.ktap in the results, with
 # kselftest.counts, "PASSED FAILED SKIPPED" over its own verdicts (one per
 # test); each test's share of it, its "# " prefix taken off, is judged as
@@ -173,8 +173,9 @@ run_one()
 # as it comes, is $results/kselftest.ktap.
 run_kselftest()
 {
-	local args=() t
+	local args=(-c fds_example) t
 	if [[ -n $pattern ]]; then
+		args=()
 		for t in "${tests[@]}"; do
 			args+=(-t "fds_example:$t")
 		done
