@@ -11,6 +11,8 @@
 #   ktap        the KTAP printed, as printed
 #   counts      "PASSED FAILED SKIPPED" over the test cases the KTAP shows
 #   failures    one line per failing or skipped case: "TEST: STEP"
+#   cases       one line per case: "TEST<TAB>STEP<TAB>pass|fail|skip" (a
+#               test that broke, "TEST<TAB>TEST<TAB>fail")
 #   matrix.tsv  the tests' kernel-matrix rows (matrix_record)
 # After a whole native run scripts/matrix.py compares the rows with
 # docs/kernel-matrix.md (MATRIX_UPDATE=1 rewrites it), and
@@ -91,7 +93,7 @@ elif [[ -z ${FDS_RESULTS:-} ]]; then
 fi
 results=$FDS_RESULTS
 mkdir -p "$results" || exit 1
-: > "$results/ktap" && : > "$results/failures" || exit 1
+: > "$results/ktap" && : > "$results/failures" && : > "$results/cases" || exit 1
 export FDS_MATRIX_OUT=${FDS_MATRIX_OUT:-$results/matrix.tsv}
 : > "$FDS_MATRIX_OUT" || exit 1
 # Under SANITIZE=1 a sanitizer report must never pass for an expected exit 1.
@@ -111,22 +113,25 @@ emit()
 }
 
 # count_cases LOG: p, s, f and the failing or skipped cases from LOG's own
-# top-level result lines.
+# top-level result lines; verdicts, each case's "NAME<TAB>pass|fail|skip".
 count_cases()
 {
 	local line re='^(not )?ok [0-9]+ (.*)$'
-	p=0 s=0 f=0 cases=()
+	p=0 s=0 f=0 cases=() verdicts=()
 	while IFS= read -r line || [[ -n $line ]]; do
 		[[ $line =~ $re ]] || continue
 		if [[ -n ${BASH_REMATCH[1]} ]]; then
 			f=$((f + 1))
 			cases+=("${BASH_REMATCH[2]}")
+			verdicts+=("${BASH_REMATCH[2]%% \# *}	fail")
 		elif [[ $line == *" # SKIP"* ]]; then
 			s=$((s + 1))
+			verdicts+=("${BASH_REMATCH[2]%% \# SKIP*}	skip")
 			line=${BASH_REMATCH[2]/ \# SKIP / (skipped: }
 			cases+=("$line)")
 		else
 			p=$((p + 1))
+			verdicts+=("${BASH_REMATCH[2]}	pass")
 		fi
 	done < "$1"
 }
@@ -265,6 +270,7 @@ for t in "${tests[@]}"; do
 			emit "# $name: $broken" "not ok $n $name"
 		fi
 		echo "$name: $broken" >> "$results/failures"
+		printf '%s\t%s\tfail\n' "$name" "$name" >> "$results/cases"
 		p=0 s=0 f=1
 	else
 		mapfile -t out < "$log"
@@ -278,6 +284,7 @@ for t in "${tests[@]}"; do
 			emit "ok $n $name"
 		fi
 		((${#cases[@]})) && printf '%s\n' "${cases[@]/#/$name: }" >> "$results/failures"
+		((${#verdicts[@]})) && printf '%s\n' "${verdicts[@]/#/$name	}" >> "$results/cases"
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	rm -f "$log"
