@@ -56,7 +56,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/three_maps_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps walkthrough-tools check lint test-build mutate check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar check-kselftest clean help FORCE
+.PHONY: all deps walkthrough-tools check lint test-build mutate check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar check-kselftest check-lava clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -204,6 +204,13 @@ check-vm: all $(TEST_BINS) $(TEST_OBJS)
 	@scripts/deps.sh check vm
 	@vm/check-vm.sh
 
+# A real LAVA job, offline: lava-run boots LAVA_KERNEL (default 6.1) with
+# the project's initramfs on vm/lava's QEMU device and runs the installed
+# kselftest tree; every case must be a LAVA test case with check-vm's verdict.
+check-lava: all $(TEST_BINS) $(TEST_OBJS) $(KSELFTEST_RUNNER)
+	@scripts/deps.sh check vm lava
+	@vm/check-lava.sh
+
 # The last runs' observations (build/results/*/matrix.tsv, but the partial
 # runs of tests/run.sh PATTERN) become the committed matrix.
 MATRIX_RUNS = $(foreach d,$(filter-out build/results/partial/,$(dir $(wildcard build/results/*/matrix.tsv))),$(notdir $(d:/=))=$(d:/=))
@@ -238,7 +245,7 @@ clean:
 	@$(MAKE) -s -C fuzz clean
 
 help:
-	@echo 'make deps         install the Debian packages (root; DEPS="build check vm fuzz bench docs valgrind", default: build check)'
+	@echo 'make deps         install the Debian packages (root; DEPS="build check vm fuzz bench docs valgrind lava", default: build check)'
 	@echo 'make              build fds_example, sockex1_kern.o and examples/lo_watch'
 	@echo 'make walkthrough-tools  build all that docs/walkthrough.md and docs/after-2015.md run (packages: make deps DEPS=docs)'
 	@echo 'make docs         redraw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz); commit both'
@@ -249,6 +256,8 @@ help:
 	@echo 'make check-vm     run the suite in QEMU on the Debian kernels of data/kernels ($(KERNEL_LABELS)),'
 	@echo '                  compare the kernel matrix (KERNELS=$(firstword $(KERNEL_LABELS)),... for a subset,'
 	@echo '                  KERNEL=bzImage... for your own, MATRIX_UPDATE=1 to rewrite it)'
+	@echo 'make check-lava   a LAVA job (lava-run, offline) on one matrix kernel (LAVA_KERNEL=6.1): the'
+	@echo '                  installed kselftest tree, each case a LAVA test case with check-vm'"'"'s verdict'
 	@echo 'make matrix-update  write the last runs into docs/kernel-matrix.md'
 	@echo 'make fuzz         fuzz the ELF loader for FUZZ_SECONDS (default 60)'
 	@echo 'make bench        print the benchmark table'
