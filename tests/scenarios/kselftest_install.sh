@@ -86,8 +86,11 @@ step "run_kselftest.sh -t runs a scenario and a C test from the tree alone" --ne
 	! grep -q "^# not ok" "$T/t.out" || fail "a case failed: $(grep "^# not ok" "$T/t.out")"
 '
 
+# The runs of tests/run.sh below get FDS_MATRIX_OUT= (their own, in their
+# results): the outer run's, inherited, would be truncated, and with it the
+# matrix rows of the tests that ran before this one.
 step "tests/run.sh reads the runner's output as the cases each test printed" --needs RUNNER,KUNIT '
-	FDS_KSELFTEST=$T/ks FDS_RESULTS=$T/res tests/run.sh transcript > "$T/run.out" 2>&1 ||
+	FDS_MATRIX_OUT= FDS_KSELFTEST=$T/ks FDS_RESULTS=$T/res tests/run.sh transcript > "$T/run.out" 2>&1 ||
 		fail "run.sh failed: $(<"$T/run.out")"
 	read -r p f s < "$T/res/counts"
 	want=$(grep -c "^# ok " "$T/res/kselftest.ktap")
@@ -116,7 +119,7 @@ step "setup: a scratch collection" --needs RUNNER '
 
 step "tests/run.sh judges the runner's ok, not ok, SKIP, TIMEOUT and missing test" --needs RUNNER,KUNIT '
 	rc=0
-	FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/scres CI= tests/run.sh > "$T/sc.out" 2>&1 || rc=$?
+	FDS_MATRIX_OUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/scres CI= tests/run.sh > "$T/sc.out" 2>&1 || rc=$?
 	((rc == 1)) || fail "run.sh exited $rc, not 1"
 	tail -n 1 "$T/sc.out" | grep -qx "3 passed, 3 failed, 1 skipped" ||
 		fail "closing line: $(tail -n 1 "$T/sc.out")"
