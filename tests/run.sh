@@ -97,7 +97,9 @@ mkdir -p "$results" || exit 1
 export FDS_MATRIX_OUT=${FDS_MATRIX_OUT:-$results/matrix.tsv}
 : > "$FDS_MATRIX_OUT" || exit 1
 # Under SANITIZE=1 a sanitizer report must never pass for an expected exit 1.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=1}
+# The kernel's runner.sh starts each test under stdbuf, whose LD_PRELOAD
+# comes before libasan: ASan would refuse to start (verify_asan_link_order).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=1:verify_asan_link_order=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=87:print_stacktrace=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-exitcode=88}
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/fds-run.XXXXXX") || exit 1
