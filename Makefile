@@ -29,6 +29,7 @@ endif
 
 CACHE        ?= .cache
 KSELFTEST_DIR ?= $(CACHE)/kselftest
+KSELFTEST_RUNNER := $(CACHE)/kselftest-runner/kselftest/runner.sh
 PREFIX       ?= /usr/local
 BPFFS        ?=
 
@@ -55,7 +56,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/three_maps_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps walkthrough-tools check lint test-build mutate check-vm matrix-update demo docs fuzz bench install clean help FORCE
+.PHONY: all deps walkthrough-tools check lint test-build mutate check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar check-kselftest check-lava clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -163,7 +164,7 @@ mutate: test-build
 
 # make check runs make lint first: shellcheck, checkpatch and the
 # function-length check (no C function over 60 lines, in .c or .h: pmccabe).
-check: all $(TEST_BINS) $(TEST_OBJS) $(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py
+check: all $(TEST_BINS) $(TEST_OBJS) $(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py $(KSELFTEST_RUNNER)
 	@scripts/deps.sh check $(if $(filter 1,$(VALGRIND)),valgrind)
 	@scripts/lint.sh
 	@VALGRIND=$(VALGRIND) tests/run.sh
@@ -172,9 +173,29 @@ lint: $(CACHE)/checkpatch/checkpatch.pl
 	@scripts/deps.sh check
 	@scripts/lint.sh
 
-$(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py:
+$(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py $(KSELFTEST_RUNNER):
 	@scripts/deps.sh check
 	scripts/fetch-kselftest.sh $(CACHE)
+
+# The suite as an installed kselftest tree (run_kselftest.sh, kselftest-list.txt,
+# fds_example/), and its tarball, named as the kernel's own targets
+# (make kselftest-install, make kselftest-gen_tar) name them.
+INSTALL_PATH ?= build/kselftest_install
+FORMAT       ?= .gz
+KSELFTEST_TAR = $(INSTALL_PATH)/kselftest-packages/kselftest.tar$(FORMAT)
+kselftest-install: test-build $(KSELFTEST_RUNNER)
+	@scripts/kselftest-install.sh $(INSTALL_PATH) $(CACHE)
+
+# The whole suite natively, installed, as the engines run it:
+# run_kselftest.sh -c fds_example, its output read by tests/run.sh.
+check-kselftest: kselftest-install $(CACHE)/kunit/kunit_parser.py
+	@scripts/deps.sh check
+	@FDS_KSELFTEST=$(INSTALL_PATH) tests/run.sh
+
+kselftest-gen_tar: kselftest-install
+	@mkdir -p $(INSTALL_PATH)/kselftest-packages
+	@tar caf $(KSELFTEST_TAR) --exclude=kselftest-packages -C $(INSTALL_PATH) .
+	@echo "Created $(KSELFTEST_TAR)"
 
 demo: all
 	@scripts/demo.sh $(BPFFS)
@@ -182,6 +203,13 @@ demo: all
 check-vm: all $(TEST_BINS) $(TEST_OBJS)
 	@scripts/deps.sh check vm
 	@vm/check-vm.sh
+
+# A real LAVA job, offline: lava-run boots LAVA_KERNEL (default 6.1) with
+# the project's initramfs on vm/lava's QEMU device and runs the installed
+# kselftest tree; every case must be a LAVA test case with check-vm's verdict.
+check-lava: all $(TEST_BINS) $(TEST_OBJS) $(KSELFTEST_RUNNER)
+	@scripts/deps.sh check vm lava
+	@vm/check-lava.sh
 
 # The last runs' observations (build/results/*/matrix.tsv, but the partial
 # runs of tests/run.sh PATTERN) become the committed matrix.
@@ -217,7 +245,7 @@ clean:
 	@$(MAKE) -s -C fuzz clean
 
 help:
-	@echo 'make deps         install the Debian packages (root; DEPS="build check vm fuzz bench docs valgrind", default: build check)'
+	@echo 'make deps         install the Debian packages (root; DEPS="build check vm fuzz bench docs valgrind lava", default: build check)'
 	@echo 'make              build fds_example, sockex1_kern.o and examples/lo_watch'
 	@echo 'make walkthrough-tools  build all that docs/walkthrough.md and docs/after-2015.md run (packages: make deps DEPS=docs)'
 	@echo 'make docs         redraw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz); commit both'
@@ -228,8 +256,14 @@ help:
 	@echo 'make check-vm     run the suite in QEMU on the Debian kernels of data/kernels ($(KERNEL_LABELS)),'
 	@echo '                  compare the kernel matrix (KERNELS=$(firstword $(KERNEL_LABELS)),... for a subset,'
 	@echo '                  KERNEL=bzImage... for your own, MATRIX_UPDATE=1 to rewrite it)'
+	@echo 'make check-lava   a LAVA job (lava-run, offline) on one matrix kernel (LAVA_KERNEL=6.1): the'
+	@echo '                  installed kselftest tree, each case a LAVA test case with check-vm'"'"'s verdict'
 	@echo 'make matrix-update  write the last runs into docs/kernel-matrix.md'
 	@echo 'make fuzz         fuzz the ELF loader for FUZZ_SECONDS (default 60)'
 	@echo 'make bench        print the benchmark table'
 	@echo 'make install      install binary, man page and sockex1_kern.o (PREFIX, DESTDIR)'
+	@echo 'make kselftest-install  the suite as an installed kselftest tree in INSTALL_PATH'
+	@echo '                  (default build/kselftest_install): run_kselftest.sh -c fds_example'
+	@echo 'make check-kselftest  the suite natively through that tree: run_kselftest.sh -c fds_example'
+	@echo 'make kselftest-gen_tar  that tree as INSTALL_PATH/kselftest-packages/kselftest.tar.gz (FORMAT=.xz...)'
 	@echo 'make clean        remove build outputs (the download cache stays)'

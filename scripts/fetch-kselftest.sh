@@ -2,8 +2,9 @@
 # Puts the kselftest harness headers (kselftest_harness.h, kselftest.h), the
 # kernel's checkpatch.pl with the two files it reads (for make lint), and
 # kunit_tool's Python sources (tools/testing/kunit: its KTAP parser, for
-# scripts/ktap_check.py) into a cache directory, taken from Debian's
-# linux-source package; never committed.
+# scripts/ktap_check.py) and the kselftest runner (run_kselftest.sh and the
+# kselftest/ files it runs, for make kselftest-install) into a cache
+# directory, taken from Debian's linux-source package; never committed.
 # Usage: fetch-kselftest.sh CACHE_DIR
 set -euo pipefail
 
@@ -15,8 +16,9 @@ out=$cache/kselftest
 
 lint=$cache/checkpatch
 kunit=$cache/kunit
+runner=$cache/kselftest-runner
 if [[ -f $out/kselftest_harness.h && -f $out/kselftest.h && -f $lint/checkpatch.pl &&
-      -f $kunit/kunit_parser.py ]]; then
+      -f $kunit/kunit_parser.py && -f $runner/kselftest/runner.sh ]]; then
 	exit 0
 fi
 
@@ -51,7 +53,8 @@ top=$(basename "$tarball" .tar.xz)
 sel=$top/tools/testing/selftests
 tar -xJf "$tmp/$tarball" -C "$tmp" "$sel/kselftest_harness.h" "$sel/kselftest.h" \
 	"$top/scripts/checkpatch.pl" "$top/scripts/spelling.txt" \
-	"$top/scripts/const_structs.checkpatch" "$top/tools/testing/kunit"
+	"$top/scripts/const_structs.checkpatch" "$top/tools/testing/kunit" \
+	"$sel/run_kselftest.sh" "$sel/kselftest"
 
 mkdir -p "$out.new"
 cp "$tmp/$sel/kselftest_harness.h" "$tmp/$sel/kselftest.h" "$out.new/"
@@ -75,3 +78,13 @@ echo "$deb" > "$kunit.new/SOURCE"
 rm -rf "$kunit"
 mv "$kunit.new" "$kunit"
 echo "fetch-kselftest: kunit_tool's parser from $deb in $kunit"
+
+# What an installed kselftest tree runs: run_kselftest.sh sources
+# kselftest/runner.sh, which pipes each test through kselftest/prefix.pl.
+# The whole kselftest/ directory is kept, unmodified.
+mkdir -p "$runner.new"
+cp -a "$tmp/$sel/run_kselftest.sh" "$tmp/$sel/kselftest" "$runner.new/"
+echo "$deb" > "$runner.new/SOURCE"
+rm -rf "$runner"
+mv "$runner.new" "$runner"
+echo "fetch-kselftest: run_kselftest.sh and kselftest/ from $deb in $runner"

@@ -18,6 +18,14 @@ The rules checked first, each naming its line:
   - results are numbered 1, 2, ... within a level; names are unique within
     a level and hold no '#'; the only directives are SKIP and TIMEOUT, and
     a TIMEOUT is "not ok".
+When the tests ran through the kernel's runner (tests/run.sh with
+FDS_KSELFTEST), RESULTS_DIR also has "kselftest.ktap", what
+run_kselftest.sh printed, and "kselftest.counts", the runner's verdicts
+(one per test). Its top level must follow the same rules, but that a
+failing test's line may end in the runner's " # exit=N" (ktap.rst's
+diagnostic data), and the kernel's parser must read one result per test
+to those counts: the runner prefixes each test's own KTAP with "# ", so
+the parser sees it as diagnostic lines, which "ktap" has re-nested.
 Exit 0 when all holds, 1 with one line per problem otherwise.
 """
 
@@ -32,6 +40,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VERSION = re.compile(r'^(KTAP version 1|TAP version 1[34])$')
 PLAN = re.compile(r'^1\.\.([0-9]+)$')
 RESULT = re.compile(r'^(ok|not ok) ([0-9]+)(?: (.*))?$')
+RUNNER_EXIT = re.compile(r' # exit=-?[0-9]+$')
 DIRECTIVE = re.compile(r'^(.*?) # (SKIP|TIMEOUT)(?: .*)?$')
 # On malformed KTAP the parser has looped until killed at 8 GB.
 PARSE_SECONDS = int(os.environ.get('KTAP_PARSE_SECONDS', '60'))
@@ -50,9 +59,10 @@ class Level:
 class Lint:
     """The rules of ktap.rst that the kernel's parser forgives."""
 
-    def __init__(self):
+    def __init__(self, runner=False):
         self.stack = []
         self.problems = []
+        self.runner = runner
 
     def problem(self, n, what):
         self.problems.append(f'line {n}: {what}')
@@ -100,6 +110,8 @@ class Lint:
         if int(m.group(2)) != level.count:
             self.problem(n, f'numbered {m.group(2)}, expected {level.count}')
         rest = m.group(3) or ''
+        if self.runner and m.group(1) == 'not ok' and not indent:
+            rest = RUNNER_EXIT.sub('', rest)
         d = DIRECTIVE.match(rest)
         name = d.group(1) if d else rest
         if '#' in name:
@@ -164,6 +176,29 @@ def on_alarm(signum, frame):
     raise ParseTimeout()
 
 
+def check(path, want, kunit_dir, runner=False):
+    """The problems with the KTAP in path, whose totals must be want."""
+    with open(path, encoding='utf-8', errors='backslashreplace') as f:
+        lines = f.read().splitlines()
+    problems = Lint(runner).feed(lines)
+    got, why = kunit_totals(kunit_dir, lines)
+    if why:
+        problems.append(why)
+    elif got[3]:
+        problems.append(f'the kernel parser found {got[3]} error(s) '
+                        f'(run: kunit.py parse {path})')
+    elif got[:3] != want:
+        problems.append(f'the kernel parser counts {got[0]} passed, {got[1]} '
+                        f'failed, {got[2]} skipped; the runner {want[0]}, '
+                        f'{want[1]}, {want[2]}')
+    return [f'ktap: {path}: {p}' for p in problems], got
+
+
+def read_counts(path):
+    with open(path, encoding='utf-8') as f:
+        return tuple(int(x) for x in f.read().split())
+
+
 def main(argv):
     if len(argv) not in (2, 3):
         sys.exit('usage: ktap_check.py RESULTS_DIR [KUNIT_DIR]')
@@ -171,29 +206,27 @@ def main(argv):
     kunit_dir = argv[2] if len(argv) == 3 else os.path.join(TOP, '.cache',
                                                               'kunit')
     signal.signal(signal.SIGALRM, on_alarm)
-    with open(os.path.join(results, 'ktap'), encoding='utf-8',
-              errors='backslashreplace') as f:
-        lines = f.read().splitlines()
-    with open(os.path.join(results, 'counts'), encoding='utf-8') as f:
-        want = tuple(int(x) for x in f.read().split())
-
-    problems = Lint().feed(lines)
-    got, why = kunit_totals(kunit_dir, lines)
-    if why:
-        problems.append(why)
-    elif got[3]:
-        problems.append(f'the kernel parser found {got[3]} error(s) '
-                        f'(run: kunit.py parse {results}/ktap)')
-    elif got[:3] != want:
-        problems.append(f'the kernel parser counts {got[0]} passed, {got[1]} '
-                        f'failed, {got[2]} skipped; the runner {want[0]}, '
-                        f'{want[1]}, {want[2]}')
+    problems, got = check(os.path.join(results, 'ktap'),
+                          read_counts(os.path.join(results, 'counts')),
+                          kunit_dir)
+    said = []
+    if not problems:
+        said.append(f'ktap: KTAP v1, read by the kernel parser as {got[0]} '
+                    f'passed, {got[1]} failed, {got[2]} skipped, as counted')
+    runner = os.path.join(results, 'kselftest.ktap')
+    if os.path.exists(runner):
+        more, got = check(runner, read_counts(os.path.join(
+            results, 'kselftest.counts')), kunit_dir, runner=True)
+        problems += more
+        if not more:
+            said.append(f'ktap: run_kselftest.sh\'s output, read by the '
+                        f'kernel parser as {got[0]} passed, {got[1]} failed, '
+                        f'{got[2]} skipped tests, as the runner judged them')
     for p in problems:
-        print(f'ktap: {results}/ktap: {p}')
+        print(p)
     if problems:
         return 1
-    print(f'ktap: KTAP v1, read by the kernel parser as {got[0]} passed, '
-          f'{got[1]} failed, {got[2]} skipped, as counted')
+    print('\n'.join(said))
     return 0
 
 

@@ -17,11 +17,25 @@ FDS_EXAMPLE=${FDS_EXAMPLE:-$TOP/fds_example}
 BPFFS_DUMP=$TOP/tests/bin/bpffs_dump
 # shellcheck disable=SC2034 # for the scenarios that source this file
 SOCKEX1=$TOP/sockex1_kern.o
+# The scenarios start with fds 0-2 only, as the transcripts they replay
+# were taken ("bpf: map fd:3"): kselftest's runner.sh leaves its own pipes
+# open (fds 3 and 4) in the tests it starts. (255 is bash's own, the
+# scenario file.)
+for fd in /proc/self/fd/*; do
+	fd=${fd##*/}
+	((fd > 2 && fd != 255)) && exec {fd}>&-
+done 2> /dev/null
+unset fd
 # Sourced without arguments, "$@" here is the scenario's own: kept for the
 # re-exec below (inside scenario_begin "$@" would be the function's).
 SCENARIO_ARGS=("$@")
 STEP_NUM=0
 STEP_FAILED=0
+STEP_PASSED=0
+# An installed kselftest tree (make kselftest-install) holds the tests and
+# what they run, not the source tree: no Makefile, no sources.
+FDS_SOURCE_TREE=
+[[ -f $TOP/Makefile ]] && FDS_SOURCE_TREE=1
 # The running step's body and when_finished commands; set only in the
 # step's subshell.
 STEP_BODY=
@@ -75,10 +89,14 @@ scenario_cleanup()
 	rm -rf "$T"
 }
 
+# Exit 1 when a step failed; 4, kselftest's "skip", when every step was
+# skipped (run_kselftest.sh then reports the test "ok ... # SKIP"); else 0.
 scenario_end()
 {
 	ktap_print
-	exit $((STEP_FAILED ? 1 : 0))
+	((STEP_FAILED)) && exit 1
+	((STEP_PASSED == 0 && STEP_NUM > 0)) && exit 4
+	exit 0
 }
 
 # step NAME [--needs PREREQ[,PREREQ...]] [--host-only] BODY [ARG...]
@@ -93,9 +111,10 @@ scenario_end()
 #   --needs   each PREREQ must hold (see prereq, have); the first that does
 #             not makes the step "ok NAME # SKIP" with the reason, under
 #             the step's own name. run.sh counts a skip as a failure in CI.
-#   --host-only  left out in QEMU guests (FDS_IN_VM): for kernel-independent
-#             checks that need what a guest lacks (make, mandoc, cc, dot);
-#             the native run covers them.
+#   --host-only  left out in QEMU guests (FDS_IN_VM) and in an installed
+#             kselftest tree: for kernel-independent checks that need what
+#             a guest lacks (make, mandoc, cc, dot) or the source tree; the
+#             native run of make check covers them.
 # Inside BODY, when_finished 'commands' registers a cleanup.
 step()
 {
@@ -115,7 +134,7 @@ step()
 	fi
 	body=${1:-}
 	(($#)) && shift
-	((host_only)) && [[ -n ${FDS_IN_VM:-} ]] && return 0
+	((host_only)) && [[ -n ${FDS_IN_VM:-} || -z $FDS_SOURCE_TREE ]] && return 0
 	step_name "$name"
 	name=$STEP_NAME
 	if ! have_all "$needs"; then
@@ -132,6 +151,7 @@ step()
 		rc=$?
 	fi
 	if ((rc == 0)); then
+		STEP_PASSED=$((STEP_PASSED + 1))
 		ktap_line "ok $STEP_NUM $name"
 	else
 		STEP_FAILED=1

@@ -11,12 +11,24 @@
 #   ktap        the KTAP printed, as printed
 #   counts      "PASSED FAILED SKIPPED" over the test cases the KTAP shows
 #   failures    one line per failing or skipped case: "TEST: STEP"
+#   cases       one line per case: "TEST<TAB>STEP<TAB>pass|fail|skip" (a
+#               test that broke, "TEST<TAB>TEST<TAB>fail")
 #   matrix.tsv  the tests' kernel-matrix rows (matrix_record)
 # After a whole native run scripts/matrix.py compares the rows with
 # docs/kernel-matrix.md (MATRIX_UPDATE=1 rewrites it), and
 # scripts/ktap_check.py checks the KTAP with the kernel's own parser. Each
 # adds a failure to the closing line when it fails. FDS_FAIL_FAST=1 stops
-# at the first failing test (make mutate). Usage: run.sh [NAME-PATTERN]
+# at the first failing test (make mutate).
+#
+# FDS_KSELFTEST=DIR: the kernel's runner runs the tests instead, as the
+# engines run them: DIR is an installed kselftest tree (make
+# kselftest-install), whose run_kselftest.sh runs them all (-c fds_example;
+# or -t each test the pattern picks; TEST_TIMEOUT, if set, is its -o). Its output is
+# printed as it comes and kept as kselftest.ktap in the results, with
+# kselftest.counts, "PASSED FAILED SKIPPED" over its own verdicts (one per
+# test); each test's share of it, its "# " prefix taken off, is judged as
+# below, with the exit status the runner's verdict names.
+# Usage: run.sh [NAME-PATTERN]
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,16 +45,30 @@ pass=0 fail=0 skip=0
 die() { echo "run.sh: $*" >&2; exit 1; }
 
 # The kselftest binaries are those the Makefile lists in tests/bin/tests.list;
-# the helpers built next to them are not tests.
-list=$TOP/tests/bin/tests.list
-[[ -f $list ]] || die "no $list (run make check)"
-mapfile -t kselftests < "$list"
+# the helpers built next to them are not tests. Through the kernel's runner,
+# the tests are its list's.
 tests=()
-for t in "$TOP"/tests/scenarios/*.sh "${kselftests[@]/#/$TOP/tests/bin/}"; do
-	[[ -z $pattern || ${t##*/} == *$pattern* ]] || continue
-	[[ $t == *.sh || -x $t ]] || die "$t is listed but not built (run make check)"
-	tests+=("$t")
-done
+if [[ -n ${FDS_KSELFTEST:-} ]]; then
+	FDS_KSELFTEST=$(cd "$FDS_KSELFTEST" && pwd) || die "no $FDS_KSELFTEST"
+	# The runner's time limit, which a TIMEOUT verdict names.
+	TIMEOUT=${TEST_TIMEOUT:-$(sed -n 's/^timeout=//p' "$FDS_KSELFTEST/fds_example/settings")}
+	list=$FDS_KSELFTEST/kselftest-list.txt
+	[[ -f $list ]] || die "no $list (make kselftest-install INSTALL_PATH=DIR)"
+	mapfile -t kselftests < "$list"
+	for t in "${kselftests[@]}"; do
+		[[ $t == fds_example:* ]] || continue
+		[[ -z $pattern || ${t#*:} == *$pattern* ]] && tests+=("${t#*:}")
+	done
+else
+	list=$TOP/tests/bin/tests.list
+	[[ -f $list ]] || die "no $list (run make check)"
+	mapfile -t kselftests < "$list"
+	for t in "$TOP"/tests/scenarios/*.sh "${kselftests[@]/#/$TOP/tests/bin/}"; do
+		[[ -z $pattern || ${t##*/} == *$pattern* ]] || continue
+		[[ $t == *.sh || -x $t ]] || die "$t is listed but not built (run make check)"
+		tests+=("$t")
+	done
+fi
 ((${#tests[@]})) || die "no tests found (run make check)"
 
 cd "$TOP" || exit 1
@@ -53,49 +79,61 @@ if ! ulimit -l unlimited 2> /dev/null; then
 fi
 # A run of some tests only must not clobber the whole run's results, which
 # make matrix-update reads.
+# A whole run through the kernel's runner is the host's too, kept apart
+# from build/results/*, whose every directory make matrix-update reads as
+# a kernel.
 if [[ -z ${FDS_RESULTS:-} && -n $pattern ]]; then
 	FDS_RESULTS=$TOP/build/results/partial
+elif [[ -z ${FDS_RESULTS:-} && -n ${FDS_KSELFTEST:-} ]]; then
+	FDS_RESULTS=$TOP/build/kselftest-results/host
+	whole_native_run=1
 elif [[ -z ${FDS_RESULTS:-} ]]; then
 	FDS_RESULTS=$TOP/build/results/host
 	whole_native_run=1
 fi
 results=$FDS_RESULTS
 mkdir -p "$results" || exit 1
-: > "$results/ktap" && : > "$results/failures" || exit 1
+: > "$results/ktap" && : > "$results/failures" && : > "$results/cases" || exit 1
 export FDS_MATRIX_OUT=${FDS_MATRIX_OUT:-$results/matrix.tsv}
 : > "$FDS_MATRIX_OUT" || exit 1
 # Under SANITIZE=1 a sanitizer report must never pass for an expected exit 1.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=1}
+# The kernel's runner.sh starts each test under stdbuf, whose LD_PRELOAD
+# comes before libasan: ASan would refuse to start (verify_asan_link_order).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=1:verify_asan_link_order=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=87:print_stacktrace=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-exitcode=88}
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/fds-run.XXXXXX") || exit 1
 trap 'rm -rf "$logdir"' EXIT
 
 # emit LINE...: KTAP lines, to stdout and to the results (builtins only:
-# in a guest under TCG every exec costs tens of milliseconds).
+# in a guest under TCG every exec costs tens of milliseconds). Through the
+# kernel's runner, stdout has had its output already: the results only.
 emit()
 {
-	printf '%s\n' "$@"
+	[[ -n ${FDS_KSELFTEST:-} ]] || printf '%s\n' "$@"
 	printf '%s\n' "$@" >> "$results/ktap"
 }
 
 # count_cases LOG: p, s, f and the failing or skipped cases from LOG's own
-# top-level result lines.
+# top-level result lines; verdicts, each case's "NAME<TAB>pass|fail|skip".
 count_cases()
 {
 	local line re='^(not )?ok [0-9]+ (.*)$'
-	p=0 s=0 f=0 cases=()
+	p=0 s=0 f=0 cases=() verdicts=()
 	while IFS= read -r line || [[ -n $line ]]; do
 		[[ $line =~ $re ]] || continue
 		if [[ -n ${BASH_REMATCH[1]} ]]; then
 			f=$((f + 1))
 			cases+=("${BASH_REMATCH[2]}")
+			verdicts+=("${BASH_REMATCH[2]%% \# *}	fail")
 		elif [[ $line == *" # SKIP"* ]]; then
 			s=$((s + 1))
+			verdicts+=("${BASH_REMATCH[2]%% \# SKIP*}	skip")
 			line=${BASH_REMATCH[2]/ \# SKIP / (skipped: }
 			cases+=("$line)")
 		else
 			p=$((p + 1))
+			verdicts+=("${BASH_REMATCH[2]}	pass")
 		fi
 	done < "$1"
 }
@@ -119,17 +157,15 @@ judge()
 	fi
 }
 
-emit "KTAP version 1" "1..${#tests[@]}"
-n=0
-for t in "${tests[@]}"; do
-	n=$((n + 1))
-	name=${t##*/}
-	name=${name%.sh}
-	log=$logdir/$name.log
-	if [[ $t == *.sh ]]; then
-		cmd=(bash "$t")
+# run_one TEST: runs TEST into $log; leaves its exit status in rc and
+# its time in secs.
+run_one()
+{
+	local cmd start us
+	if [[ $1 == *.sh ]]; then
+		cmd=(bash "$1")
 	else
-		cmd=("$t")
+		cmd=("$1")
 	fi
 	start=$EPOCHREALTIME
 	FDS_PRIVATE_NS=1 timeout --kill-after=10 "$TIMEOUT" \
@@ -137,24 +173,111 @@ for t in "${tests[@]}"; do
 	rc=$?
 	us=$((${EPOCHREALTIME/./} - ${start/./}))
 	printf -v secs '%d.%d' $((us / 1000000)) $((us / 100000 % 10))
+	secs+=s
+}
+
+# run_kselftest: the kernel's runner runs the tests; its output, printed
+# as it comes, is $results/kselftest.ktap.
+run_kselftest()
+{
+	local args=(-c fds_example) t
+	if [[ -n $pattern ]]; then
+		args=()
+		for t in "${tests[@]}"; do
+			args+=(-t "fds_example:$t")
+		done
+	fi
+	[[ -n ${TEST_TIMEOUT:-} ]] && args+=(-o "$TEST_TIMEOUT")
+	"$FDS_KSELFTEST/run_kselftest.sh" "${args[@]}" < /dev/null 2>&1 |
+		tee "$results/kselftest.ktap"
+}
+
+# split_kselftest: each test's share of the runner's output, between its
+# "# selftests: fds_example: TEST" line and its result line, without the
+# runner's "# " prefix, into $logdir/TEST.log; the exit status its verdict
+# names into $logdir/TEST.rc (ok 0, SKIP 4, TIMEOUT 124, exit=N N).
+# Builtins only: it reads every line of the run.
+split_kselftest()
+{
+	local line cur='' rc re='^(not )?ok [0-9]+ selftests: fds_example: ([^ ]+)( # (.*))?$'
+	while IFS= read -r line || [[ -n $line ]]; do
+		if [[ $line == "# selftests: fds_example: "* ]]; then
+			cur=$logdir/${line##* }
+			: > "$cur.log"
+		elif [[ $line =~ $re ]]; then
+			rc=0
+			case ${BASH_REMATCH[4]} in
+			SKIP*) rc=4 ;;
+			TIMEOUT*) rc=124 ;;
+			exit=*) rc=${BASH_REMATCH[4]#exit=} ;;
+			*) [[ -n ${BASH_REMATCH[1]} ]] && rc=1 ;;
+			esac
+			echo "$rc" > "$logdir/${BASH_REMATCH[2]}.rc"
+			cur=''
+		elif [[ -n $cur && $line == "#" ]]; then
+			echo >> "$cur.log"
+		elif [[ -n $cur ]]; then
+			printf '%s\n' "${line#\# }" >> "$cur.log"
+		fi
+	done < "$results/kselftest.ktap"
+}
+
+# from_kselftest TEST: TEST's share of the runner's output as run_one leaves
+# a test's; kselftest.counts gets its verdict.
+from_kselftest()
+{
+	rc=1 secs="as run by run_kselftest.sh"
+	if [[ -f $logdir/$1.rc ]]; then
+		read -r rc < "$logdir/$1.rc"
+		mv "$logdir/$1.log" "$log"
+	else
+		echo "no result line for $1 from run_kselftest.sh" > "$log"
+	fi
+	case $rc in
+	0) ks_pass=$((ks_pass + 1)) ;;
+	4) ks_skip=$((ks_skip + 1)) ;;
+	*) ks_fail=$((ks_fail + 1)) ;;
+	esac
+}
+
+if [[ -n ${FDS_KSELFTEST:-} ]]; then
+	rm -f "$results/kselftest.counts"
+	run_kselftest
+	split_kselftest
+	ks_pass=0 ks_fail=0 ks_skip=0
+fi
+
+emit "KTAP version 1" "1..${#tests[@]}"
+n=0
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	name=${t##*/}
+	name=${name%.sh}
+	log=$logdir/$name.log
+	if [[ -n ${FDS_KSELFTEST:-} ]]; then
+		from_kselftest "$t"
+	else
+		run_one "$t"
+	fi
 
 	count_cases "$log"
 	judge "$rc"
 	if [[ -n $broken ]]; then
 		mapfile -t out < "$log"
 		((${#out[@]})) && out=("${out[@]/#/# }")
-		emit "${out[@]}" "# $name: ${secs}s"
+		emit "${out[@]}" "# $name: ${secs}"
 		if [[ $broken == TIMEOUT* ]]; then
 			emit "not ok $n $name # $broken"
 		else
 			emit "# $name: $broken" "not ok $n $name"
 		fi
 		echo "$name: $broken" >> "$results/failures"
+		printf '%s\t%s\tfail\n' "$name" "$name" >> "$results/cases"
 		p=0 s=0 f=1
 	else
 		mapfile -t out < "$log"
 		((${#out[@]})) && out=("${out[@]/#/  }")
-		emit "${out[@]}" "  # $name: ${secs}s"
+		emit "${out[@]}" "  # $name: ${secs}"
 		if ((f > 0)); then
 			emit "not ok $n $name"
 		elif ((p == 0)); then
@@ -163,6 +286,7 @@ for t in "${tests[@]}"; do
 			emit "ok $n $name"
 		fi
 		((${#cases[@]})) && printf '%s\n' "${cases[@]/#/$name: }" >> "$results/failures"
+		((${#verdicts[@]})) && printf '%s\n' "${verdicts[@]/#/$name	}" >> "$results/cases"
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 	rm -f "$log"
@@ -173,6 +297,7 @@ for t in "${tests[@]}"; do
 	fi
 done
 echo "$pass $fail $skip" > "$results/counts"
+[[ -n ${FDS_KSELFTEST:-} ]] && echo "$ks_pass $ks_fail $ks_skip" > "$results/kselftest.counts"
 
 # The host's column of the kernel matrix, and the KTAP read by the kernel's
 # own parser, when every test ran natively.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the guest's root filesystem as an uncompressed initramfs: Debian's
-# busybox-static, the project's binaries, tests and data, and the host
+# busybox-static, the suite as an installed kselftest tree (make
+# kselftest-install; its binaries, tests and data), and the host
 # programs the tests call (bash, coreutils, util-linux, bpftool...) with the
 # shared libraries they need. Nothing of the host's root is shared at run
 # time. Usage: mkinitramfs.sh OUT.cpio
@@ -17,7 +18,7 @@ while read -r t; do
 	[[ -z $t || $t == \#* ]] || tools+=("$t")
 done < "$top/data/guest-tools"
 
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,root,project}
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,root}
 cp /bin/busybox "$root/bin/busybox"
 for applet in sh ip poweroff sync uname stty tar; do
 	ln -sf busybox "$root/bin/$applet"
@@ -49,25 +50,25 @@ for t in "${tools[@]}"; do
 	done
 done
 
-# The project, laid out as make check sees it.
-p=$root/project
-mkdir -p "$p/scripts" "$p/fuzz" "$p/examples"
-cp "$top/fds_example" "$top/sockex1_kern.o" "$top/fds_example.8" "$p/"
-cp "$top/scripts/transcript.sh" "$p/scripts/"
-cp "$top/examples/lo_watch" "$p/examples/"
-cp -r "$top/tests" "$top/docs" "$p/"
-# The same on every kernel, and needing what a guest lacks: deps_listed
-# (the host's dpkg database against data/packages), the harness's own
-# tests (Python: scripts/matrix.py, scripts/ktap_check.py).
-rm -f "$p/tests/scenarios/deps_listed.sh" "$p/tests/scenarios/runner_selftest.sh" \
-	"$p/tests/scenarios/matrix_selftest.sh"
-cp -r "$top/fuzz/regression" "$p/fuzz/"
-copy_libs "$top/fds_example"
-for b in "$p"/tests/bin/*; do
-	if [[ -x $b && ! -d $b ]]; then
-		copy_libs "$b"
-	fi
-done
+# install_kselftest: the suite as make kselftest-install lays it out, in
+# /kselftest: the guest runs it through the kernel's run_kselftest.sh, as
+# the engines do (the tests that check the source tree are not in it).
+# The runner's tools that the tests do not call are busybox applets.
+install_kselftest()
+{
+	local b applet
+	"$top/scripts/kselftest-install.sh" "$root/kselftest" > /dev/null
+	for applet in realpath tr uniq; do
+		[[ -e $root/usr/bin/$applet || -e $root/bin/$applet ]] ||
+			ln -s busybox "$root/bin/$applet"
+	done
+	for b in "$root"/kselftest/fds_example/fds_example "$root"/kselftest/fds_example/tests/bin/*; do
+		if [[ -x $b && ! -d $b ]]; then
+			copy_libs "$b"
+		fi
+	done
+}
+install_kselftest
 
 cat > "$root/etc/passwd" <<'PW'
 root:x:0:0:root:/root:/bin/bash

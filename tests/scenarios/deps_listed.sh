@@ -9,7 +9,9 @@
 scenario_begin
 
 # Which package installs a command is the host's dpkg database: the same in
-# every kernel; vm/mkinitramfs.sh leaves this scenario out of the guests.
+# every kernel, and about the source tree's data/packages, so it is not
+# installed by make kselftest-install (nor run in the guests):
+# kselftest: source tree only
 
 # Native-only commands: the walkthrough's `ip` (busybox's applet in a guest),
 # man page lint and rendering, make install, the compat build, make lint

@@ -112,11 +112,50 @@ step "the arguments after a body are its \"\$@\", unquoted" '
 '
 
 step "--host-only steps run natively and are left out in a guest" '
-	expect_ktap "$T/.ktap" 13 "ok 13 host only"
-	[[ $(line_count "$T/.ktap") == 13 ]] || fail "native run: not 13 steps"
+	if [[ -n $FDS_SOURCE_TREE ]]; then
+		expect_ktap "$T/.ktap" 13 "ok 13 host only"
+		[[ $(line_count "$T/.ktap") == 13 ]] || fail "native run: not 13 steps"
+	else
+		[[ $(line_count "$T/.ktap") == 12 ]] || fail "installed tree: not 12 steps"
+	fi
 	[[ $(line_count "$T/1.ktap") == 12 ]] || fail "guest run: not 12 steps"
 	grep -q "host only" "$T/1.ktap" && fail "host-only step ran in a guest"
 	grep -qx "1\.\.12" "$T/1.log" || fail "guest plan is not 1..12"
+'
+
+step "--host-only steps are left out in an installed tree: lib.sh without a Makefile beside" '
+	mkdir -p "$T/tree/tests"
+	cp "$TOP/tests/lib.sh" "$T/tree/tests/"
+	printf "%s\n" ". \"\$(dirname \"\$0\")/lib.sh\"" scenario_begin \
+		"step \"host only\" --host-only true" "step always true" scenario_end \
+		> "$T/tree/tests/s.sh"
+	out=$(FDS_IN_VM= bash "$T/tree/tests/s.sh")
+	[[ $out == *"1..1"* && $out != *"host only"* ]] || fail "installed: $out"
+	touch "$T/tree/Makefile"
+	out=$(FDS_IN_VM= bash "$T/tree/tests/s.sh")
+	[[ $out == *"1..2"* && $out == *"ok 1 host only"* ]] || fail "source tree: $out"
+'
+
+# exit_of SKIPS PASSES: the exit status of a scenario of that many
+# skipped and passing steps.
+cat > "$T/exits.sh" << 'EOF'
+. "$TOP/tests/lib.sh"
+scenario_begin
+for ((i = 0; i < SKIPS; i++)); do step "skip $i" --needs no-such-command-fds 'true'; done
+for ((i = 0; i < PASSES; i++)); do step "pass $i" 'true'; done
+scenario_end
+EOF
+exit_of()
+{
+	local rc=0
+	SKIPS=$1 PASSES=$2 TOP=$TOP bash "$T/exits.sh" > /dev/null 2>&1 || rc=$?
+	echo "$rc"
+}
+
+step "a scenario whose every step skipped exits 4, kselftest's skip; one that passed a step 0" '
+	[[ $(exit_of 2 0) == 4 ]] || fail "all skipped: exit $(exit_of 2 0), not 4"
+	[[ $(exit_of 1 1) == 0 ]] || fail "one skipped, one passed: exit $(exit_of 1 1), not 0"
+	[[ $(exit_of 0 1) == 0 ]] || fail "one passed: exit $(exit_of 0 1), not 0"
 '
 
 cat > "$T/args.sh" << 'EOF'

@@ -3,8 +3,10 @@
 # with a host column and a 5.10 column: the run that matches passes and
 # rewrites nothing; a changed cell, a new row and a vanished row each fail,
 # in either column, naming row and kernel; an update rewrites only the
-# table and the kernels, never the prose. Left out of the QEMU guests
-# (vm/mkinitramfs.sh): the same on every kernel, and Python.
+# table and the kernels, never the prose. The same on every kernel, and
+# Python: not installed by make kselftest-install, so left out of the QEMU
+# guests too.
+# kselftest: source tree only
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 

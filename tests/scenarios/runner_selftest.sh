@@ -4,7 +4,9 @@
 # skipping, hanging), must say in its exit status and closing line what
 # happened, plan as many tests as it runs, and print KTAP that the checker
 # passes; the checker must refuse KTAP that breaks ktap.rst's rules. The
-# same on every kernel: left out of the QEMU guests (vm/mkinitramfs.sh).
+# same on every kernel: not installed by make kselftest-install, so left
+# out of the QEMU guests too.
+# kselftest: source tree only
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# make kselftest-install: the suite as an installed kselftest tree, driven
+# by the kernel's own run_kselftest.sh as the engines drive it: its -l,
+# -t and -d -c fds_example (make check-kselftest and make check-vm run it
+# whole), and tests/run.sh's reading of its output (FDS_KSELFTEST) on a
+# scratch collection whose tests pass, fail, skip and hang.
+# It checks the source tree's installer, so it is not installed itself:
+# kselftest: source tree only
+. "$(dirname "$0")/../lib.sh"
+scenario_begin
+
+# shellcheck disable=SC2034 # read in step bodies, which step() evals
+RUNNER=$TOP/.cache/kselftest-runner
+prereq RUNNER "the kernel's run_kselftest.sh (make check fetches it into .cache/kselftest-runner)" \
+	'[[ -f $RUNNER/kselftest/runner.sh ]]'
+prereq KUNIT "the kernel's KTAP parser (make check fetches it into .cache/kunit)" \
+	'[[ -f $TOP/.cache/kunit/kunit_parser.py ]] && command -v python3'
+
+step "setup: make kselftest-install's script lays the tree out" --needs RUNNER '
+	scripts/kselftest-install.sh "$T/ks" > "$T/install.log"
+	[[ -f $T/ks/kselftest-list.txt ]] || fail "no kselftest-list.txt"
+'
+
+step "the runner is linux-source's, unmodified" --needs RUNNER '
+	cmp "$RUNNER/run_kselftest.sh" "$T/ks/run_kselftest.sh"
+	diff -r "$RUNNER/kselftest" "$T/ks/kselftest"
+	[[ -x $T/ks/run_kselftest.sh ]] || fail "run_kselftest.sh is not executable"
+'
+
+step "the list names every C test and scenario, but those of the source tree, each runnable" --needs RUNNER '
+	mapfile -t listed < "$T/ks/kselftest-list.txt"
+	for t in "${listed[@]}"; do
+		[[ $t == fds_example:* ]] || fail "not in the collection: $t"
+		[[ -x $T/ks/fds_example/${t#*:} ]] || fail "listed, not installed: $t"
+	done
+	while read -r t; do
+		grep -qx "fds_example:$t" "$T/ks/kselftest-list.txt" || fail "C test $t not listed"
+	done < tests/bin/tests.list
+	for s in tests/scenarios/*.sh; do
+		if grep -q "^# kselftest: source tree only" "$s"; then
+			! grep -qx "fds_example:${s##*/}" "$T/ks/kselftest-list.txt" ||
+				fail "${s##*/} checks the source tree, and is listed"
+		else
+			grep -qx "fds_example:${s##*/}" "$T/ks/kselftest-list.txt" ||
+				fail "scenario ${s##*/} not listed"
+		fi
+	done
+	[[ ! -e $T/ks/fds_example/Makefile ]] || fail "the source tree came along"
+'
+
+step "settings has the runner a timeout; config names the options the suite needs" --needs RUNNER '
+	grep -qx "timeout=[0-9]*" "$T/ks/fds_example/settings" || fail "no timeout= in settings"
+	for o in BPF_SYSCALL PACKET NET_NS; do
+		grep -qx "CONFIG_$o=y" "$T/ks/fds_example/config" || fail "config lacks CONFIG_$o"
+	done
+'
+
+step "run_kselftest.sh -l lists the collection" --needs RUNNER '
+	"$T/ks/run_kselftest.sh" -l > "$T/l.out"
+	cmp "$T/ks/kselftest-list.txt" "$T/l.out"
+'
+
+step "run_kselftest.sh -d -c fds_example would run every test" --needs RUNNER '
+	"$T/ks/run_kselftest.sh" -d -c fds_example > "$T/d.out"
+	[[ $(grep -c "^cd fds_example$" "$T/d.out") == 1 ]] || fail "$(<"$T/d.out")"
+	n=$(line_count "$T/ks/kselftest-list.txt")
+	grep -q "^run_many .*" "$T/d.out" || fail "no run_many: $(<"$T/d.out")"
+	set -- $(grep "^run_many" "$T/d.out")
+	(($# - 1 == n)) || fail "run_many of $(($# - 1)) tests, $n listed"
+'
+
+# run_t TEST...: run_kselftest.sh -t fds_example:TEST..., into $T/t.out.
+run_t()
+{
+	local args=() t
+	for t in "$@"; do
+		args+=(-t "fds_example:$t")
+	done
+	"$T/ks/run_kselftest.sh" "${args[@]}" 2>&1 | cat > "$T/t.out"
+}
+
+step "run_kselftest.sh -t runs a scenario and a C test from the tree alone" --needs RUNNER '
+	run_t transcript.sh lifetimes
+	grep -qx "ok 1 selftests: fds_example: transcript.sh" "$T/t.out" || fail "$(<"$T/t.out")"
+	grep -qx "ok 2 selftests: fds_example: lifetimes" "$T/t.out" || fail "$(<"$T/t.out")"
+	! grep -q "^# not ok" "$T/t.out" || fail "a case failed: $(grep "^# not ok" "$T/t.out")"
+'
+
+# The runs of tests/run.sh below get FDS_MATRIX_OUT= (their own, in their
+# results): the outer run's, inherited, would be truncated, and with it the
+# matrix rows of the tests that ran before this one.
+step "tests/run.sh reads the runner's output as the cases each test printed" --needs RUNNER,KUNIT '
+	FDS_MATRIX_OUT= FDS_KSELFTEST=$T/ks FDS_RESULTS=$T/res tests/run.sh transcript > "$T/run.out" 2>&1 ||
+		fail "run.sh failed: $(<"$T/run.out")"
+	read -r p f s < "$T/res/counts"
+	want=$(grep -c "^# ok " "$T/res/kselftest.ktap")
+	((p == want && p > 0 && f == 0 && s == 0)) || fail "counts $p $f $s, the runner printed $want ok cases"
+	[[ $(<"$T/res/kselftest.counts") == "1 0 0" ]] || fail "runner counts: $(<"$T/res/kselftest.counts")"
+	scripts/ktap_check.py "$T/res"
+'
+
+# A scratch collection: tests that pass, fail, skip (exit 4), hang past
+# the settings timeout, and one listed but never installed.
+scratch_test()
+{
+	printf "%s\n" "#!/bin/sh" "$2" > "$T/sc/fds_example/$1"
+	chmod 0755 "$T/sc/fds_example/$1"
+}
+step "setup: a scratch collection" --needs RUNNER '
+	mkdir -p "$T/sc/fds_example"
+	cp -a "$RUNNER/run_kselftest.sh" "$RUNNER/kselftest" "$T/sc/"
+	echo timeout=2 > "$T/sc/fds_example/settings"
+	scratch_test pass "printf \"KTAP version 1\n1..2\nok 1 one\nok 2 two\n\""
+	scratch_test fail "printf \"KTAP version 1\n1..2\nok 1 one\nnot ok 2 two\n\"; exit 1"
+	scratch_test skip "printf \"KTAP version 1\n1..1\nok 1 one # SKIP no reason\n\"; exit 4"
+	scratch_test hang "printf \"KTAP version 1\n1..1\n\"; exec sleep 60"
+	printf "fds_example:%s\n" pass fail skip hang gone > "$T/sc/kselftest-list.txt"
+'
+
+step "tests/run.sh judges the runner's ok, not ok, SKIP, TIMEOUT and missing test" --needs RUNNER,KUNIT '
+	rc=0
+	FDS_MATRIX_OUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/scres CI= tests/run.sh > "$T/sc.out" 2>&1 || rc=$?
+	((rc == 1)) || fail "run.sh exited $rc, not 1"
+	tail -n 1 "$T/sc.out" | grep -qx "3 passed, 3 failed, 1 skipped" ||
+		fail "closing line: $(tail -n 1 "$T/sc.out")"
+	[[ $(<"$T/scres/kselftest.counts") == "1 3 1" ]] ||
+		fail "runner counts: $(<"$T/scres/kselftest.counts")"
+	for want in "fail: two" "skip: one (skipped: no reason)" "hang: TIMEOUT 2s" \
+		"gone: exited 1 without a failing case"; do
+		grep -qxF "$want" "$T/scres/failures" || fail "failures lack [$want]: $(<"$T/scres/failures")"
+	done
+	grep -qx "not ok 4 hang # TIMEOUT 2s" "$T/scres/ktap" || fail "no TIMEOUT line"
+	scripts/ktap_check.py "$T/scres"
+'
+
+scenario_end
