@@ -16,6 +16,7 @@ mkdir -p "$cache/apt"
 cache=$(cd "$cache" && pwd)
 
 die() { echo "fetch-debs: $*" >&2; exit 1; }
+# shellcheck disable=SC2034 # read by vm/apt.sh
 APT_CACHE=$cache/apt
 # shellcheck source=vm/apt.sh
 . "$(dirname "$0")/apt.sh"

@@ -18,6 +18,7 @@ cache=$(cd "$cache" && pwd)
 arch=${ARCH:-amd64}
 
 die() { echo "fetch-kernels: $*" >&2; exit 1; }
+# shellcheck disable=SC2034 # read by vm/apt.sh
 APT_CACHE=$cache/apt
 # shellcheck source=vm/apt.sh
 . "$(dirname "$0")/apt.sh"
