@@ -14,13 +14,23 @@
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define REGS(dst, src)	(((src) << 4) | (dst))
-#define U32(v)		((v) & 0xff), (((v) >> 8) & 0xff), \
-			(((v) >> 16) & 0xff), (((v) >> 24) & 0xff)
 #else
 #define REGS(dst, src)	(((dst) << 4) | (src))
-#define U32(v)		(((v) >> 24) & 0xff), (((v) >> 16) & 0xff), \
-			(((v) >> 8) & 0xff), ((v) & 0xff)
 #endif
+
+/* put_u32: V's four bytes at P, spelled out for this machine's order */
+static void put_u32(unsigned char *p, unsigned int v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		p[i] = v >> (8 * i);
+#else
+		p[3 - i] = v >> (8 * i);
+#endif
+	}
+}
 
 static void expect_bytes(struct __test_metadata *_metadata,
 			 const struct bpf_insn *insn, const unsigned char *want,
@@ -47,7 +57,9 @@ TEST(mov64_reg_puts_dst_and_src_in_their_nibbles)
 TEST(mov64_imm_stores_imm_in_machine_order)
 {
 	struct bpf_insn insn = BPF_MOV64_IMM(BPF_REG_3, 0x01020304);
-	const unsigned char want[] = { 0xb7, REGS(3, 0), 0, 0, U32(0x01020304) };
+	unsigned char want[8] = { 0xb7, REGS(3, 0), 0, 0 };
+
+	put_u32(want + 4, 0x01020304);
 
 	expect_bytes(_metadata, &insn, want, sizeof(want));
 }
@@ -55,10 +67,9 @@ TEST(mov64_imm_stores_imm_in_machine_order)
 TEST(ld_map_fd_is_two_slots_with_the_pseudo_source)
 {
 	struct bpf_insn insn[2] = { BPF_LD_MAP_FD(BPF_REG_2, 7) };
-	const unsigned char want[] = {
-		0x18, REGS(2, BPF_PSEUDO_MAP_FD), 0, 0, U32(7),
-		0, 0, 0, 0, 0, 0, 0, 0,
-	};
+	unsigned char want[16] = { 0x18, REGS(2, BPF_PSEUDO_MAP_FD) };
+
+	put_u32(want + 4, 7);
 
 	ASSERT_EQ(sizeof(insn), sizeof(want));
 	expect_bytes(_metadata, insn, want, sizeof(want));

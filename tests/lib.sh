@@ -425,3 +425,13 @@ u32_json()
 	done
 	(IFS=,; echo "${out[*]}")
 }
+
+# dump_line KEY VALUE: the line tests/bin/bpffs_dump prints for a u32
+# KEY holding a u32 VALUE: their bytes, in this machine's order.
+dump_line()
+{
+	local k v
+	read -ra k <<< "$(u32_bytes "$1")"
+	read -ra v <<< "$(u32_bytes "$2")"
+	printf '  %02x%02x%02x%02x = %02x %02x %02x %02x\n' "${k[@]}" "${v[@]}"
+}

@@ -12,7 +12,7 @@ step "setup: a map holding 1:42 and a program, pinned" '
 	expect_status 0
 	mkdir "$FS/dir"
 	snapshot base
-	grep -q "^  01000000 = 2a 00 00 00$" "$T/snap.base" || fail "no 1:42 in the snapshot"
+	grep -qxF "$(dump_line 1 42)" "$T/snap.base" || fail "no 1:42 in the snapshot"
 '
 
 # usage_error NAME ARGS...: exit 2, usage on stderr, nothing on stdout, no change.

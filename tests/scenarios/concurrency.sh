@@ -34,9 +34,7 @@ step "every one of their values landed, nothing else changed" '
 	"$BPFFS_DUMP" "$FS" > "$T/dump"
 	for k in $(seq 0 $((WRITERS - 1))); do
 		v=$((k * 7 + 1))
-		read -ra kb <<< "$(u32_bytes "$k")"
-		read -ra vb <<< "$(u32_bytes "$v")"
-		printf "  %02x%02x%02x%02x = %02x %02x %02x %02x\n" "${kb[@]}" "${vb[@]}"
+		dump_line "$k" "$v"
 	done > "$T/want"
 	grep "^  " "$T/dump" > "$T/got"
 	diff -u "$T/want" "$T/got"
