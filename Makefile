@@ -7,8 +7,40 @@ CFLAGS   ?= -O2 -g
 WARNINGS := -Wall -Wextra -Werror
 CPPFLAGS += -I.
 LDLIBS   := -lelf
-MULTIARCH = $(shell $(CC) -print-multiarch 2>/dev/null)
-BPF_CFLAGS = -O2 -target bpf -Wall -Werror -I. -idirafter /usr/include/$(MULTIARCH)
+HOSTCC   ?= cc
+CACHE    ?= .cache
+
+# CROSS=ARCH, set by the ARCH= targets below in their copy of the tree:
+# build for that architecture of data/arches, statically, against the libelf
+# and zlib of its Debian packages (vm/fetch-debs.sh CACHE ARCH sysroot).
+ifneq ($(CROSS),)
+CROSS_GNU := $(shell awk '$$1 == "$(CROSS)" { print $$3 }' data/arches)
+ifeq ($(CROSS_GNU),)
+$(error CROSS=$(CROSS) is not an architecture of data/arches)
+endif
+SYSROOT := $(CACHE)/foreign/$(CROSS)/sysroot
+ifeq ($(CROSS),i386)
+# Debian's gcc with -m32; asm/ of this host's uapi headers serves both sizes.
+CC := gcc -m32 -idirafter /usr/include/$(shell $(HOSTCC) -print-multiarch)
+# hints.c compares statfs's f_type, a signed int here, with BPF_FS_MAGIC:
+# the bits compare as they should; a cast in hints.c would quiet gcc.
+hints.o: WARNINGS += -Wno-sign-compare
+else
+CC := $(CROSS_GNU)-gcc
+endif
+CPPFLAGS += -isystem $(SYSROOT)/usr/include
+LDFLAGS += -L$(SYSROOT)/usr/lib/$(CROSS_GNU)
+STATIC := 1
+endif
+
+# BPF objects see this host's uapi headers, whatever the target.
+MULTIARCH = $(shell $(HOSTCC) -print-multiarch 2>/dev/null)
+# BPF objects are built in the byte order of the programs that load them
+# (bpfel or bpfeb), and in the other order too, for the loader to refuse.
+BYTE_ORDER := $(shell printf '__BYTE_ORDER__\n' | $(CC) -E -P -x c - 2>/dev/null)
+BPF_ORDER := $(if $(filter 4321,$(BYTE_ORDER)),eb,el)
+OTHER_ORDER := $(if $(filter eb,$(BPF_ORDER)),el,eb)
+BPF_CFLAGS = -O2 -target bpf$(BPF_ORDER) -Wall -Werror -I. -idirafter /usr/include/$(MULTIARCH)
 
 # SANITIZE=1: ASan and UBSan everywhere; VALGRIND=1: CLI scenarios under memcheck.
 ifeq ($(SANITIZE),1)
@@ -27,14 +59,13 @@ LDFLAGS += -static
 LDLIBS += -lz
 endif
 
-CACHE        ?= .cache
 KSELFTEST_DIR ?= $(CACHE)/kselftest
 KSELFTEST_RUNNER := $(CACHE)/kselftest-runner/kselftest/runner.sh
 PREFIX       ?= /usr/local
 BPFFS        ?=
 
 # The kernel matrix's labels, from its table (data/kernels).
-KERNEL_LABELS := $(shell awk 'NF && substr($$1, 1, 1) != "\043" { print $$1 }' data/kernels)
+KERNEL_LABELS := $(shell awk 'NF && substr($$1, 1, 1) != "\043" && $$4 == "amd64" { print $$1 }' data/kernels)
 
 LIB_OBJS := libbpf.o bpf_load.o
 # tests/*.c are the kselftest tests; the helpers are programs the tests (or
@@ -56,7 +87,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/three_maps_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps walkthrough-tools check lint test-build mutate check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar check-kselftest check-lava clean help FORCE
+.PHONY: all deps walkthrough-tools check lint test-build arch-tree mutate check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar check-kselftest check-lava clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -72,7 +103,7 @@ $(FLAGS_STAMP): FORCE
 
 # Header dependencies are generated: each compile writes its .d file.
 DEPFLAGS = -MMD -MP
--include $(wildcard *.d examples/*.d tests/bin/*.d tests/bin/helpers/*.d)
+-include $(wildcard *.d examples/*.d tests/bin/*.d tests/bin/helpers/*.d tests/bin/other-order/*.d)
 
 %.o: %.c $(FLAGS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) -c -o $@ $<
@@ -86,12 +117,22 @@ examples/lo_watch: examples/lo_watch.c lo_net.o libbpf.o
 sockex1_kern.o: sockex1_kern.c
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
+# The objects again in the other byte order (tests/scenarios/byte_order.sh).
+OTHER_ORDER_OBJS = tests/bin/other-order/sockex1_kern.o \
+		   $(patsubst tests/bin/%,tests/bin/other-order/%,$(TEST_OBJS))
+tests/bin/other-order/%: BPF_ORDER = $(OTHER_ORDER)
+tests/bin/other-order/sockex1_kern.o: sockex1_kern.c
+	@mkdir -p tests/bin/other-order
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
 $(KSELFTEST_DIR)/kselftest_harness.h:
 	@scripts/deps.sh check $(if $(filter 1,$(VALGRIND)),valgrind)
 	scripts/fetch-kselftest.sh $(CACHE)
 
-# The harness's own macros trip these -Wextra warnings; all else stays on.
-HARNESS_WARNINGS := $(WARNINGS) -Wno-unused-parameter -Wno-sign-compare -Wno-clobbered
+# The harness's own macros trip these -Wextra warnings, and on 32-bit its
+# EXPECT_*() cast pointers to uintmax_t; all else stays on.
+HARNESS_WARNINGS := $(WARNINGS) -Wno-unused-parameter -Wno-sign-compare -Wno-clobbered \
+		    -Wno-pointer-to-int-cast
 
 # Rewritten only when the list changes; a test built alone gets it too.
 tests/bin/tests.list: FORCE
@@ -130,21 +171,31 @@ tests/bin/mkcorrupt: tests/helpers/mkcorrupt.c
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
+# One recipe for the test objects, in either byte order; BPF_DEFS picks
+# the variant of a source that makes two objects.
+BPF_BUILD = @mkdir -p $(@D)
+BPF_DEFS :=
 tests/bin/%_kern.o: tests/objects/%_kern.c
-	@mkdir -p tests/bin
-	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(BPF_BUILD)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) $(BPF_DEFS) -c -o $@ $<
+tests/bin/other-order/%_kern.o: tests/objects/%_kern.c
+	$(BPF_BUILD)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) $(BPF_DEFS) -c -o $@ $<
 
 # An iterator needs BTF, and its loader (bpftool) the BTF of its types.
 TEST_OBJS += tests/bin/after2015_iter_kern.o
-tests/bin/after2015_iter_kern.o: BPF_CFLAGS += -g
+tests/bin/after2015_iter_kern.o tests/bin/other-order/after2015_iter_kern.o: BPF_CFLAGS += -g
 
-tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o: tests/objects/too_many_kern.c
-	@mkdir -p tests/bin
-	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -D$(if $(findstring maps,$@),MANY_MAPS,MANY_PROGS) -c -o $@ $<
-
-tests/bin/long_license_kern.o: tests/objects/long_names_kern.c
-	@mkdir -p tests/bin
-	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -DLICENSE_128 -c -o $@ $<
+tests/bin/many_maps_kern.o tests/bin/other-order/many_maps_kern.o: BPF_DEFS := -DMANY_MAPS
+tests/bin/many_progs_kern.o tests/bin/other-order/many_progs_kern.o: BPF_DEFS := -DMANY_PROGS
+tests/bin/long_license_kern.o tests/bin/other-order/long_license_kern.o: BPF_DEFS := -DLICENSE_128
+tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o \
+tests/bin/other-order/many_maps_kern.o tests/bin/other-order/many_progs_kern.o: tests/objects/too_many_kern.c
+	$(BPF_BUILD)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) $(BPF_DEFS) -c -o $@ $<
+tests/bin/long_license_kern.o tests/bin/other-order/long_license_kern.o: tests/objects/long_names_kern.c
+	$(BPF_BUILD)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) $(BPF_DEFS) -c -o $@ $<
 
 # What docs/walkthrough.md and docs/after-2015.md run, and the Debian
 # packages they call (bpftool, strace, ip); no kselftest header, no download
@@ -155,7 +206,24 @@ walkthrough-tools: $(WALKTHROUGH_TOOLS)
 	@scripts/deps.sh docs
 
 # Everything the suite runs, built, nothing run (make mutate rebuilds with it).
-test-build: all $(TEST_BINS) $(TEST_OBJS)
+test-build: all $(TEST_BINS) $(TEST_OBJS) $(OTHER_ORDER_OBJS)
+
+# ARCH=arm64, s390x or i386 (data/arches): the suite built for that
+# architecture, statically, in a copy of the tree made of every file git
+# knows (build/tree-ARCH): make check-vm ARCH=... boots it on that
+# architecture's kernels, make check ARCH=i386 runs it here.
+ifneq ($(filter-out amd64,$(ARCH)),)
+ARCH_TREE := build/tree-$(ARCH)
+endif
+arch-tree:
+	@awk -v a='$(ARCH)' '$$1 == a { found = 1 } END { exit !found }' data/arches || \
+		{ echo "ARCH=$(ARCH) is not an architecture of data/arches"; exit 2; }
+	@scripts/deps.sh check build $(ARCH)
+	@vm/fetch-debs.sh $(CACHE) $(ARCH) sysroot > /dev/null
+	@mkdir -p $(ARCH_TREE)
+	@git ls-files -z -c -o --exclude-standard | tar --null -T - -cf - | tar -xf - -C $(ARCH_TREE)
+	@ln -sfn $(abspath $(CACHE)) $(ARCH_TREE)/.cache
+	@$(MAKE) --no-print-directory -C $(ARCH_TREE) CROSS=$(ARCH) ARCH= test-build
 
 # Each mutant of tests/mutants.txt in a scratch copy: is it caught?
 mutate: test-build
@@ -164,10 +232,21 @@ mutate: test-build
 
 # make check runs make lint first: shellcheck, checkpatch and the
 # function-length check (no C function over 60 lines, in .c or .h: pmccabe).
-check: all $(TEST_BINS) $(TEST_OBJS) $(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py $(KSELFTEST_RUNNER)
+ifeq ($(ARCH_TREE),)
+check: all $(TEST_BINS) $(TEST_OBJS) $(OTHER_ORDER_OBJS) $(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py $(KSELFTEST_RUNNER)
 	@scripts/deps.sh check $(if $(filter 1,$(VALGRIND)),valgrind)
 	@scripts/lint.sh
 	@VALGRIND=$(VALGRIND) tests/run.sh
+else
+# The copy's suite, its results in its own build/results/host.
+check: arch-tree $(CACHE)/kunit/kunit_parser.py
+	@scripts/deps.sh check
+	@$(ARCH_TREE)/fds_example -h > /dev/null 2>&1 || \
+		{ echo "make check ARCH=$(ARCH): this kernel does not run $(ARCH) programs:"; \
+		  $(ARCH_TREE)/fds_example -h 2>&1 >/dev/null | head -n 3; \
+		  echo "make check-vm ARCH=$(ARCH) runs them in QEMU"; exit 1; }
+	@$(ARCH_TREE)/tests/run.sh
+endif
 
 lint: $(CACHE)/checkpatch/checkpatch.pl
 	@scripts/deps.sh check
@@ -200,9 +279,9 @@ kselftest-gen_tar: kselftest-install
 demo: all
 	@scripts/demo.sh $(BPFFS)
 
-check-vm: all $(TEST_BINS) $(TEST_OBJS)
-	@scripts/deps.sh check vm
-	@vm/check-vm.sh
+check-vm: $(if $(ARCH_TREE),arch-tree,all $(TEST_BINS) $(TEST_OBJS) $(OTHER_ORDER_OBJS)) $(KSELFTEST_RUNNER)
+	@scripts/deps.sh check vm $(ARCH)
+	@ARCH=$(ARCH) FDS_TREE=$(ARCH_TREE) vm/check-vm.sh
 
 # A real LAVA job, offline: lava-run boots LAVA_KERNEL (default 6.1) with
 # the project's initramfs on vm/lava's QEMU device and runs the installed
@@ -212,8 +291,9 @@ check-lava: all $(TEST_BINS) $(TEST_OBJS) $(KSELFTEST_RUNNER)
 	@vm/check-lava.sh
 
 # The last runs' observations (build/results/*/matrix.tsv, but the partial
-# runs of tests/run.sh PATTERN) become the committed matrix.
-MATRIX_RUNS = $(foreach d,$(filter-out build/results/partial/,$(dir $(wildcard build/results/*/matrix.tsv))),$(notdir $(d:/=))=$(d:/=))
+# runs of tests/run.sh PATTERN, and 32-bit user space, which must agree with
+# amd64's columns) become the committed matrix.
+MATRIX_RUNS = $(foreach d,$(filter-out build/results/partial/ build/results/i386-%,$(dir $(wildcard build/results/*/matrix.tsv))),$(notdir $(d:/=))=$(d:/=))
 matrix-update:
 	@$(if $(MATRIX_RUNS),scripts/matrix.py update $(MATRIX_RUNS),echo 'no build/results/*/matrix.tsv: run make check or make check-vm first'; false)
 
@@ -231,7 +311,7 @@ fuzz:
 bench/bench_ops: bench/bench_ops.c libbpf.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
 
-bench: all bench/bench_ops $(TEST_BINS) $(TEST_OBJS)
+bench: all bench/bench_ops $(TEST_BINS) $(TEST_OBJS) $(OTHER_ORDER_OBJS)
 	@scripts/deps.sh check vm bench
 	@bench/run.sh
 

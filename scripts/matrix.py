@@ -5,7 +5,9 @@ rows x kernels, compared with or written into docs/kernel-matrix.md.
   matrix.py check  COLUMN=DIR...   print; fail on any difference from the doc
   matrix.py update COLUMN=DIR...   print; rewrite the doc's matrix
 
-COLUMN is "host" (this machine, natively) or a kernel label of data/kernels.
+COLUMN is "host" (this machine, natively) or a kernel of data/kernels: its
+label for amd64, "ARCH LABEL" for another architecture ("arm64 6.1", which
+may be given as "arm64-6.1", the name of its results directory).
 DIR is a run's results directory: matrix.tsv holds one "ROW<TAB>VALUE" line
 per observation (matrix_record in tests/lib.sh and tests/bpffs_fixture.h),
 and a file "kernel", if any, names the kernel's release. Only the doc's
@@ -29,15 +31,26 @@ def rel(path):
     return os.path.relpath(path, TOP) if path.startswith(TOP + '/') else path
 
 
-def kernel_labels():
-    """The labels of data/kernels, in the matrix's column order."""
-    labels = []
+def kernel_columns():
+    """The columns of data/kernels' kernels, in the matrix's order."""
+    columns = []
     with open(os.path.join(TOP, 'data', 'kernels'), encoding='utf-8') as f:
         for line in f:
             fields = line.split()
-            if fields and not fields[0].startswith('#'):
-                labels.append(fields[0])
-    return labels
+            if not fields or fields[0].startswith('#'):
+                continue
+            arch = fields[3] if len(fields) > 3 else 'amd64'
+            columns.append(fields[0] if arch == 'amd64'
+                           else f'{arch} {fields[0]}')
+    return columns
+
+
+def column_name(col):
+    """COLUMN as the matrix names it: "arm64-6.1" is "arm64 6.1"."""
+    arch, sep, label = col.partition('-')
+    if sep and f'{arch} {label}' in kernel_columns():
+        return f'{arch} {label}'
+    return col
 
 
 def host_series():
@@ -127,6 +140,7 @@ class Run:
             if not sep or not col or not os.access(tsv, os.R_OK):
                 sys.exit(f"matrix.py: '{arg}' is not COLUMN=DIR with a "
                          f"readable DIR/matrix.tsv")
+            col = column_name(col)
             self.cols.append(col)
             self.read(col, tsv)
             kernel = os.path.join(path, 'kernel')
@@ -208,7 +222,7 @@ def merge(doc, run):
             cols.append(col)
         for row in set(doc.rows) | run.rows:
             cell[row, col] = run.seen.get((row, col), NONE)
-    order = kernel_labels()
+    order = kernel_columns()
     cols.sort(key=lambda c: column_key(c, order))
     rows = sorted(set(doc.rows) | run.rows)
     rows = [r for r in rows if any(cell.get((r, c), NONE) != NONE

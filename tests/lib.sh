@@ -422,3 +422,36 @@ matrix_record()
 	[[ -n ${FDS_MATRIX_OUT:-} ]] || return 0
 	printf '%s\t%s\n' "$1" "$2" >> "$FDS_MATRIX_OUT"
 }
+
+# u32_bytes N: the four bytes of the 32-bit N in this machine's order, in
+# decimal, as bpftool's key and value arguments take a u32 (and as a map
+# holds it: fds_example stores native-order keys and values).
+u32_bytes()
+{
+	local b=($(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))
+	if [[ $(printf '\1\0' | od -An -tu2) == *256* ]]; then
+		echo "${b[3]} ${b[2]} ${b[1]} ${b[0]}"
+	else
+		echo "${b[*]}"
+	fi
+}
+
+# u32_json N: the same bytes as bpftool -j prints a value: "0x2a","0x00",...
+u32_json()
+{
+	local b out=()
+	for b in $(u32_bytes "$1"); do
+		out+=("\"$(printf '0x%02x' "$b")\"")
+	done
+	(IFS=,; echo "${out[*]}")
+}
+
+# dump_line KEY VALUE: the line tests/bin/bpffs_dump prints for a u32
+# KEY holding a u32 VALUE: their bytes, in this machine's order.
+dump_line()
+{
+	local k v
+	read -ra k <<< "$(u32_bytes "$1")"
+	read -ra v <<< "$(u32_bytes "$2")"
+	printf '  %02x%02x%02x%02x = %02x %02x %02x %02x\n' "${k[@]}" "${v[@]}"
+}

@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # make check-vm: the suite of make check inside QEMU, once per kernel, two
 # guests at a time, then the kernel matrix compared with docs/kernel-matrix.md.
+#   ARCH=arm64|s390x|i386         that architecture's guests (data/arches):
+#                                 its kernels, the suite built for it in
+#                                 FDS_TREE (make check-vm ARCH=... builds
+#                                 build/tree-ARCH); i386 is 32-bit user space
+#                                 on amd64's kernels, whose columns it must
+#                                 match (default amd64, the source tree)
 #   KERNELS=5.10,6.12             a subset of the matrix (data/kernels:
 #                                 Debian's cloud kernels, fetched and cached
 #                                 by vm/fetch-kernels.sh)
@@ -9,7 +15,11 @@
 #   ACCEL=kvm|tcg                 accelerator (default: KVM if a probe boot
 #                                 works, else TCG)
 #   VM_JOBS=N                     guests at once (default 2)
-#   VM_TIMEOUT=seconds            per kernel (default 900 under TCG, 300 KVM)
+#   VM_TIMEOUT=seconds            per kernel (default 900 under TCG, 300 KVM,
+#                                 times the architecture's slowdown)
+#   VM_MACHINE, VM_CPU, VM_ACCEL_OPTS  QEMU's -M, -cpu (TCG) and -accel
+#                                 options instead of the architecture's
+#                                 (make bench compares them)
 #   VM_APPEND="..."               extra kernel command line (FDS_TESTS=NAME
 #                                 runs only the tests matching NAME)
 #   VM_SELFTEST=0                 skip the broken-guest checks
@@ -31,6 +41,30 @@ secs() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }';
 # die WHY: nothing could be booted; the closing line says so.
 die() { say "$*"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
+# --- architecture ----------------------------------------------------------
+# The record of data/arches for ARCH: see there.
+arch=${ARCH:-amd64}
+arch_setup()
+{
+	local a rest
+	while read -r a rest; do
+		[[ $a == "$arch" ]] || continue
+		read -r kernel_arch _ qemu_bin machine devices console results_port \
+			events_port slowdown <<< "$rest"
+		return 0
+	done < <(grep -v '^#' "$top/data/arches")
+	die "ARCH=$arch is not an architecture of data/arches"
+}
+arch_setup
+tree=${FDS_TREE:-$top}
+[[ $arch == amd64 || -n ${FDS_TREE:-} ]] ||
+	die "ARCH=$arch needs FDS_TREE, its build (make check-vm ARCH=$arch makes it)"
+# i386 names its guests i386-LABEL; its matrix columns are amd64's. The
+# self-tests of an architecture but amd64 carry its name.
+name_prefix='' selftest_prefix=''
+[[ $arch == i386 ]] && name_prefix=i386-
+[[ $arch == amd64 ]] || selftest_prefix=$arch-
+
 # --- kernels ---------------------------------------------------------------
 labels=() kernels=()
 if [[ -n ${KERNEL:-} ]]; then
@@ -44,10 +78,10 @@ if [[ -n ${KERNEL:-} ]]; then
 		labels+=("$l")
 	done
 else
-	list=$("$top/vm/fetch-kernels.sh" "$cache") ||
+	list=$(ARCH=$kernel_arch "$top/vm/fetch-kernels.sh" "$cache") ||
 		die "fetching the kernels failed (see above); nothing booted"
 	while read -r l k; do
-		labels+=("$l") kernels+=("$k")
+		labels+=("$name_prefix$l") kernels+=("$k")
 	done <<< "$list"
 fi
 ((${#kernels[@]})) || die "no kernel to boot"
@@ -57,9 +91,49 @@ done
 
 # --- root filesystem -----------------------------------------------------
 initrd=$build/initramfs.cpio
-"$top/vm/mkinitramfs.sh" "$initrd" || die "cannot build the initramfs"
+[[ $arch == amd64 ]] || initrd=$build/initramfs-$arch.cpio
+ARCH=$arch FDS_TREE=$tree "$top/vm/mkinitramfs.sh" "$initrd" || die "cannot build the initramfs"
 
 # --- one boot --------------------------------------------------------------
+# events_file NAME: where the guest's events land; the results archive's
+# file when the architecture has one port for both.
+events_file()
+{
+	if [[ $events_port == "$results_port" ]]; then
+		echo "$build/$1.results"
+	else
+		echo "$build/$1.events"
+	fi
+}
+
+# qemu_cmd NAME KERNEL ACCEL APPEND INITRD: the emulator's command line for
+# this architecture (data/arches), into the array qemu: the console on
+# stdio, the results and events ports on files.
+qemu_cmd()
+{
+	local name=$1 accel=$3 d devs cpu=(-smp 2)
+	# Under TCG one vCPU: with two, the guest kernel's live code patching
+	# (text_poke_bp for static keys) now and then hits a stale int3 on the
+	# other vCPU and oopses at boot (seen with 6.12 in sched_clock_cpu).
+	[[ $accel == tcg ]] && cpu=(-cpu "${VM_CPU:-max}" -smp 1)
+	qemu=("$qemu_bin" -M "${VM_MACHINE:-$machine}"
+	      -accel "$accel${VM_ACCEL_OPTS:+,$VM_ACCEL_OPTS}" "${cpu[@]}" -m 1024
+	      -nographic -no-reboot -nodefaults -chardev "stdio,id=console"
+	      -chardev "file,id=results,path=$build/$name.results")
+	[[ $events_port == "$results_port" ]] ||
+		qemu+=(-chardev "file,id=events,path=$build/$name.events")
+	IFS=';' read -ra devs <<< "$devices"
+	for d in "${devs[@]}"; do
+		if [[ ${d%%:*} == serial ]]; then
+			qemu+=(-serial "chardev:${d#*:}")
+		else
+			qemu+=(-device "${d%%:*},chardev=${d#*:}")
+		fi
+	done
+	qemu+=(-kernel "$2" -initrd "$5"
+	       -append "console=$console panic=-1 oops=panic loglevel=3 quiet FDS_RESULTS_PORT=$results_port FDS_EVENTS_PORT=$events_port $4")
+}
+
 # boot NAME KERNEL ACCEL LIMIT APPEND [INITRD]: boots with three serial
 # ports (vm/init): the console, streamed without its escape sequences
 # behind a [NAME] prefix and kept in $build/NAME.log for people; the
@@ -70,28 +144,20 @@ initrd=$build/initramfs.cpio
 boot()
 {
 	local name=$1 kernel=$2 accel=$3 limit=$4 append=$5 initramfs=${6:-$initrd}
-	local log=$build/$name.log qpid rc start=$EPOCHREALTIME line
-	# Under TCG one vCPU: with two, the guest kernel's live code patching
-	# (text_poke_bp for static keys) now and then hits a stale int3 on the
-	# other vCPU and oopses at boot (seen with 6.12 in sched_clock_cpu).
-	local cpu=(-smp 2)
-	[[ $accel == tcg ]] && cpu=(-cpu max -smp 1)
+	local log=$build/$name.log qpid rc start=$EPOCHREALTIME line events qemu
 
-	rm -f "$build/$name".{boot,total,killed,results,qemu}
+	rm -f "$build/$name".{boot,total,killed,results,events,qemu}
 	# all exist before tail follows them
 	: > "$log.raw"
 	: > "$log"
-	: > "$build/$name.events"
-	timeout --kill-after=5 "$limit" qemu-system-x86_64 \
-		-accel "$accel" "${cpu[@]}" -m 1024 \
-		-nographic -no-reboot -nodefaults -serial stdio \
-		-serial "file:$build/$name.results" -serial "file:$build/$name.events" \
-		-kernel "$kernel" -initrd "$initramfs" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=3 quiet $append" \
+	events=$(events_file "$name")
+	: > "$events"
+	qemu_cmd "$name" "$kernel" "$accel" "$append" "$initramfs"
+	timeout --kill-after=5 "$limit" "${qemu[@]}" \
 		< /dev/null > "$log.raw" 2> "$build/$name.qemu" &
 	qpid=$!
 	# The suite's start, from the events port.
-	tail -n +1 -f --pid="$qpid" "$build/$name.events" 2>/dev/null |
+	tail -n +1 -f --pid="$qpid" "$events" 2>/dev/null |
 	while IFS= read -r line; do
 		[[ $line == "suite start" ]] || continue
 		secs "$start" > "$build/$name.boot"
@@ -122,10 +188,16 @@ boot()
 # fails when there is none or it is cut short.
 unpack_results()
 {
-	local tmp=$2.new
+	local tmp=$2.new archive=$build/$1.results at
 	rm -rf "$2" "$tmp"
-	[[ -s $build/$1.results ]] || return 1
-	if ! mkdir -p "$tmp" || ! tar -x -f "$build/$1.results" -C "$tmp" 2> /dev/null ||
+	[[ -s $archive ]] || return 1
+	# On a port shared with the events, the archive follows "results".
+	if [[ $events_port == "$results_port" ]]; then
+		at=$(grep -a -b -m 1 -x results "$archive") || return 1
+		tail -c +$((${at%%:*} + 9)) "$archive" > "$build/$1.tar"
+		archive=$build/$1.tar
+	fi
+	if ! mkdir -p "$tmp" || ! tar -x -f "$archive" -C "$tmp" 2> /dev/null ||
 	   [[ ! -f $tmp/results/exit ]]; then
 		rm -rf "$tmp"
 		return 1
@@ -139,7 +211,7 @@ unpack_results()
 verdict()
 {
 	local name=$1 rc=$2 limit=$3 dir=$4 started=0 panic
-	grep -qx "suite start" "$build/$name.events" && started=1
+	grep -aqx "suite start" "$(events_file "$name")" && started=1
 	if [[ -f $dir/missing ]]; then
 		echo "FAIL: the kernel lacks $(<"$dir/missing")"
 		return
@@ -208,6 +280,8 @@ probe_cache=$build/kvm-probe
 boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
 if [[ -n ${ACCEL:-} ]]; then
 	accel=$ACCEL
+elif [[ $kernel_arch != "$(dpkg --print-architecture)" ]]; then
+	accel=tcg	# KVM runs this host's architecture only
 elif [[ -f $probe_cache && $(head -n 1 "$probe_cache") == "$boot_id "* ]]; then
 	read -r _ accel kvm_why < "$probe_cache"
 	[[ $accel == kvm ]] || say "KVM rejected: $kvm_why; using TCG (probed since this host booted)"
@@ -222,8 +296,10 @@ fi
 if [[ $accel == kvm ]]; then
 	limit=${VM_TIMEOUT:-300}
 else
-	limit=${VM_TIMEOUT:-900}
+	limit=${VM_TIMEOUT:-$((900 * slowdown))}
 fi
+# a broken guest's bound
+selftest_limit=$((120 * slowdown))
 
 # --- the jobs: each kernel's suite, then the self-tests ---------------------
 # run_kernel LABEL KERNEL: one guest; leaves NAME.verdict, and its results
@@ -260,11 +336,11 @@ run_selftest()
 {
 	local what append want after v name
 	IFS=: read -r what append want after <<< "$1"
-	name=selftest-$what
-	QUIET_VM=1 HANG_AFTER=$after boot "$name" "${kernels[0]}" "$accel" 120 "$append"
+	name=${selftest_prefix}selftest-$what
+	QUIET_VM=1 HANG_AFTER=$after boot "$name" "${kernels[0]}" "$accel" "$selftest_limit" "$append"
 	v=$?
 	unpack_results "$name" "$build/$name.d"
-	v=$(verdict "$name" "$v" 120 "$build/$name.d")
+	v=$(verdict "$name" "$v" "$selftest_limit" "$build/$name.d")
 	if [[ $v == *"$want"* && $v == FAIL* ]]; then
 		echo "PASS (reported: ${v#FAIL: })"
 	else
@@ -315,12 +391,12 @@ for label in "${labels[@]}"; do
 			details+=("  $label: $line")
 		done < "$build/$label.ktap-check"
 	fi
-	[[ -f $dir/exit && -f $dir/matrix.tsv ]] && cols+=("$label=$dir")
+	[[ -f $dir/exit && -f $dir/matrix.tsv ]] && cols+=("${label#"$name_prefix"}=$dir")
 done
 if [[ ${VM_SELFTEST:-1} == 1 ]]; then
 	for c in "${selftests[@]}"; do
 		what=${c%%:*}
-		v=$(<"$build/selftest-$what.verdict")
+		v=$(<"$build/${selftest_prefix}selftest-$what.verdict")
 		if [[ $v == PASS* ]]; then
 			pass=$((pass + 1))
 		else
@@ -328,7 +404,7 @@ if [[ ${VM_SELFTEST:-1} == 1 ]]; then
 		fi
 		# shellcheck disable=SC2059
 		rows+=("$(printf "$fmt" "selftest: $what" "$accel" - \
-			"$(<"$build/selftest-$what.total")" - - - "$v")")
+			"$(<"$build/${selftest_prefix}selftest-$what.total")" - - - "$v")")
 	done
 fi
 
@@ -337,7 +413,10 @@ if [[ " ${VM_APPEND:-} " == *" FDS_TESTS="* ]]; then
 	say "a part of the suite ran (FDS_TESTS); the kernel matrix is not compared"
 elif ((${#cols[@]})); then
 	echo "Kernel matrix (docs/kernel-matrix.md):"
-	if [[ ${MATRIX_UPDATE:-} == 1 ]]; then
+	if [[ ${MATRIX_UPDATE:-} == 1 && $arch == i386 ]]; then
+		say "32-bit user space is compared with amd64's columns, never written into them"
+	fi
+	if [[ ${MATRIX_UPDATE:-} == 1 && $arch != i386 ]]; then
 		"$top/scripts/matrix.py" update "${cols[@]}" || { all_ok=0; fail=$((fail + 1)); }
 	else
 		"$top/scripts/matrix.py" check "${cols[@]}" || { all_ok=0; fail=$((fail + 1)); }

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Fetches the kernels of data/kernels from Debian's archive with
-# apt-get download and prints one "LABEL PATH-TO-VMLINUZ" line per kernel.
-# Each suite has its own sources list, lists and cache under CACHE/apt/SUITE,
-# handed to apt through -o options: the system's apt configuration is only
-# read (for the archive's address), never changed. An unpacked vmlinuz is
-# reused; lists are refreshed when a day old (FETCH_UPDATE=1: now).
-#   KERNELS=5.10,6.12   a subset of the labels of data/kernels
+# apt-get download and prints one "NAME PATH-TO-VMLINUZ" line per kernel:
+# NAME is the kernel's label for amd64, ARCH-LABEL for the others (arm64-6.1).
+# Each suite and architecture has its own apt state (vm/apt.sh): the
+# system's apt configuration is only read, for the archive's address. An
+# unpacked vmlinuz is reused; lists are refreshed when a day old
+# (FETCH_UPDATE=1: now).
+#   ARCH=arm64          the kernels of that architecture (default amd64)
+#   KERNELS=5.10,6.12   a subset of that architecture's labels
 # Any kernel that cannot be fetched ends the script with a message and exit 1.
 # Usage: fetch-kernels.sh CACHE
 set -euo pipefail
@@ -13,16 +15,23 @@ set -euo pipefail
 cache=${1:?usage: fetch-kernels.sh CACHE}
 mkdir -p "$cache/kernels" "$cache/apt"
 cache=$(cd "$cache" && pwd)
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+arch=${ARCH:-amd64}
 
 die() { echo "fetch-kernels: $*" >&2; exit 1; }
+# shellcheck disable=SC2034 # read by vm/apt.sh
+APT_CACHE=$cache/apt
+# shellcheck source=vm/apt.sh
+. "$(dirname "$0")/apt.sh"
 
-# label, suite, meta-package naming the newest image of the series
-matrix=()
-while read -r label suite meta _; do
-	[[ -z $label || $label == \#* ]] || matrix+=("$label $suite $meta")
+# label, suite, meta-package naming the newest image of the series, for
+# this architecture
+matrix=() arches=" "
+while read -r label suite meta karch _; do
+	[[ -z $label || $label == \#* ]] && continue
+	[[ $arches == *" $karch "* ]] || arches+="$karch "
+	[[ $karch == "$arch" ]] && matrix+=("$label $suite $meta")
 done < "$(dirname "$0")/../data/kernels"
-((${#matrix[@]})) || die "no kernel in data/kernels"
+((${#matrix[@]})) || die "ARCH=$arch: no kernel of that architecture in data/kernels (known:$arches)"
 
 wanted=()
 if [[ -n ${KERNELS:-} ]]; then
@@ -32,153 +41,74 @@ if [[ -n ${KERNELS:-} ]]; then
 		for m in "${matrix[@]}"; do
 			[[ ${m%% *} == "$w" ]] && found=1
 		done
-		((found)) || die "KERNELS: no kernel labelled '$w' in data/kernels (known: ${matrix[*]%% *})"
+		((found)) || die "KERNELS: no $arch kernel labelled '$w' in data/kernels (known: ${matrix[*]%% *})"
 	done
 fi
 
-# The archive and security archive URIs of the host's own apt sources
-# (deb822 .sources files or the one-line format).
-archive='' security=''
-read_sources()
+# unpack NAME SUITE PKG: PKG's vmlinuz into CACHE/kernels/PKG; fails when
+# the archive lists PKG but cannot give its file (a mirror missing part
+# of a pool), and ends the script on any other problem.
+unpack()
 {
-	local f line uris suites u
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[[ -f $f ]] || continue
-		# one stanza per paragraph: print "URIS|SUITES" for deb stanzas
-		while IFS='|' read -r uris suites; do
-			for u in $uris; do
-				if [[ " $suites" == *-security* ]]; then
-					security=${security:-$u}
-				else
-					archive=${archive:-$u}
-				fi
-			done
-		done < <(awk -v RS= -F '\n' '{
-				t = u = s = ""
-				for (i = 1; i <= NF; i++) {
-					if ($i ~ /^Types:/) t = $i
-					if ($i ~ /^URIs:/) { u = $i; sub(/^URIs:[ \t]*/, "", u) }
-					if ($i ~ /^Suites:/) { s = $i; sub(/^Suites:[ \t]*/, "", s) }
-				}
-				if (t ~ /(^|[ \t])deb([ \t]|$)/ && u != "") print u "|" s
-			}' "$f")
+	local name=$1 suite=$2 pkg=$3 bin tmp k dir=$cache/kernels/$3
+	tmp=$(mktemp -d "$cache/kernels/.fetch.XXXXXX")
+	echo "fetch-kernels: $name: downloading $pkg from $suite" >&2
+	apt_download "$suite" "$arch" "$tmp" "$pkg" || { rm -rf "$tmp"; return 1; }
+	# Since 7.x the image package is a stub; the kernel is in linux-binary.
+	bin=$(first_dep "$suite" "$arch" "$pkg" '^linux-binary-[0-9]') ||
+		{ rm -rf "$tmp"; die "$name: cannot read the dependencies of $pkg"; }
+	if [[ -n $bin ]]; then
+		echo "fetch-kernels: $name: downloading $bin from $suite" >&2
+		apt_download "$suite" "$arch" "$tmp" "$bin" || { rm -rf "$tmp"; return 1; }
+	fi
+	for deb in "$tmp"/*.deb; do
+		dpkg-deb -x "$deb" "$tmp/x" ||
+			{ rm -rf "$tmp"; die "$name: cannot unpack $deb"; }
 	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[[ -f $f ]] || continue
-		while read -r line; do
-			# deb [options] URI SUITE COMPONENT...
-			[[ $line =~ ^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?([^[:space:]]+)[[:space:]]+([^[:space:]]+) ]] ||
-				continue
-			u=${BASH_REMATCH[2]} suites=${BASH_REMATCH[3]}
-			if [[ $suites == *-security* ]]; then
-				security=${security:-$u}
-			else
-				archive=${archive:-$u}
-			fi
-		done < "$f"
-	done
-}
-read_sources
-[[ -n $archive ]] || die "no Debian archive URI in /etc/apt/sources.list{,.d} to fetch from"
-
-apt_opts()
-{
-	local d=$cache/apt/$1
-	echo "-o Dir::Etc::sourcelist=$d/sources.list -o Dir::Etc::sourceparts=-" \
-	     "-o Dir::State::Lists=$d/lists -o Dir::Cache=$d/cache" \
-	     "-o Dir::State::status=$d/status" \
-	     "$( ((EUID == 0)) && echo "-o APT::Sandbox::User=root")"
-}
-
-# Writes SUITE's sources list and refreshes its lists when missing or old.
-prepare_suite()
-{
-	local suite=$1 d=$cache/apt/$1 list
-	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
-	: > "$d/status.new"
-	mv "$d/status.new" "$d/status"
-	list="deb [signed-by=$keyring] $archive $suite main"
-	if [[ $suite != sid ]]; then
-		list+=$'\n'"deb [signed-by=$keyring] $archive $suite-updates main"
-		[[ -z $security ]] ||
-			list+=$'\n'"deb [signed-by=$keyring] $security $suite-security main"
+	k=$(find "$tmp/x/boot" "$tmp/x/usr/lib/modules" -maxdepth 2 \
+		\( -name 'vmlinuz-*' -o -name vmlinuz \) -type f -print -quit 2>/dev/null) || true
+	if [[ -z $k ]]; then
+		rm -rf "$tmp"
+		die "$name: no vmlinuz in $pkg${bin:+ or $bin}"
 	fi
-	if [[ ! -f $d/sources.list || $(<"$d/sources.list") != "$list" ]]; then
-		echo "$list" > "$d/sources.list"
-		rm -f "$d/updated"
-	fi
-	if [[ ${FETCH_UPDATE:-0} == 1 ]] ||
-	   [[ ! -f $d/updated || -n $(find "$d/updated" -mmin +1440) ]]; then
-		echo "fetch-kernels: apt-get update for $suite" >&2
-		# shellcheck disable=SC2046
-		apt-get $(apt_opts "$suite") -q update > "$d/update.log" 2>&1 ||
-			{ cat "$d/update.log" >&2; die "apt-get update for $suite failed"; }
-		# apt-get update exits 0 on some fetch errors; a missing index is one
-		if grep -qE '^(W|E): (Failed|Some index files failed)' "$d/update.log"; then
-			cat "$d/update.log" >&2
-			die "apt-get update for $suite could not fetch every index"
-		fi
-		touch "$d/updated"	# (apt dates the lists by the archive's clock)
-	fi
+	mkdir -p "$dir.new"
+	cp "$k" "$dir.new/vmlinuz"
+	rm -rf "$tmp" "$dir"
+	mv "$dir.new" "$dir"
 }
 
-# first_dep SUITE PKG PATTERN: PKG's first dependency whose name matches.
-first_dep()
-{
-	local out
-	# shellcheck disable=SC2046
-	out=$(apt-cache $(apt_opts "$1") depends "$2" 2>&1) ||
-		{ echo "fetch-kernels: apt-cache depends $2 ($1): $out" >&2; return 1; }
-	awk -v re="$3" '$1 == "Depends:" && $2 ~ re && !found { print $2; found = 1 }' <<< "$out"
-}
-
-# fetch LABEL SUITE META: the vmlinuz of META's current image, fetched once.
+# fetch LABEL SUITE META: the vmlinuz of META's newest image whose file the
+# archive gives, fetched once.
 fetch()
 {
-	local label=$1 suite=$2 meta=$3 pkg bin dir tmp k
-	prepare_suite "$suite"
+	local label=$1 suite=$2 meta=$3 pkg='' state name=$1 versions v
+	prepare_suite "$suite" "$arch"
+	state=$(apt_dir "$suite" "$arch")
+	[[ $arch == amd64 ]] || name=$arch-$label
 	# apt-cache reads all of a suite's lists (a second each): the answer is
 	# kept until the lists are next refreshed.
-	local resolved=$cache/apt/$suite/resolved.$meta
-	if [[ -s $resolved && $resolved -nt $cache/apt/$suite/updated ]]; then
+	local resolved=$state/resolved.$meta
+	if [[ -s $resolved && $resolved -nt $state/updated ]]; then
 		pkg=$(<"$resolved")
-	else
-		pkg=$(first_dep "$suite" "$meta" '^linux-image-[0-9]') || pkg=''
-		[[ -n $pkg ]] || die "$label: cannot resolve $meta in $suite"
+		[[ -f $cache/kernels/$pkg/vmlinuz ]] || unpack "$name" "$suite" "$pkg" || pkg=''
+	fi
+	if [[ -z $pkg ]]; then
+		# shellcheck disable=SC2046
+		versions=$(apt-cache $(apt_opts "$suite" "$arch") madison "$meta" |
+			   awk -F' [|] ' '{ print $2 }') || versions=''
+		[[ -n $versions ]] || die "$name: no $meta in $suite ($arch)"
+		for v in $versions; do
+			pkg=$(first_dep "$suite" "$arch" "$meta=$v" '^linux-image-[0-9]') || pkg=''
+			[[ -n $pkg ]] || die "$name: cannot resolve $meta $v in $suite ($arch)"
+			[[ -f $cache/kernels/$pkg/vmlinuz ]] && break
+			unpack "$name" "$suite" "$pkg" && break
+			echo "fetch-kernels: $name: $pkg ($meta $v) is listed but could not be downloaded; trying an older one" >&2
+			pkg=''
+		done
+		[[ -n $pkg ]] || die "$name: no image of $meta could be downloaded from $suite ($arch)"
 		echo "$pkg" > "$resolved"
 	fi
-	dir=$cache/kernels/$pkg
-	if [[ ! -f $dir/vmlinuz ]]; then
-		tmp=$(mktemp -d "$cache/kernels/.fetch.XXXXXX")
-		echo "fetch-kernels: $label: downloading $pkg from $suite" >&2
-		# shellcheck disable=SC2046
-		(cd "$tmp" && apt-get $(apt_opts "$suite") -q download "$pkg" > /dev/null) ||
-			{ rm -rf "$tmp"; die "$label: apt-get download $pkg failed"; }
-		# Since 7.x the image package is a stub; the kernel is in linux-binary.
-		bin=$(first_dep "$suite" "$pkg" '^linux-binary-[0-9]') ||
-			{ rm -rf "$tmp"; die "$label: cannot read the dependencies of $pkg"; }
-		if [[ -n $bin ]]; then
-			echo "fetch-kernels: $label: downloading $bin from $suite" >&2
-			# shellcheck disable=SC2046
-			(cd "$tmp" && apt-get $(apt_opts "$suite") -q download "$bin" > /dev/null) ||
-				{ rm -rf "$tmp"; die "$label: apt-get download $bin failed"; }
-		fi
-		for deb in "$tmp"/*.deb; do
-			dpkg-deb -x "$deb" "$tmp/x" ||
-				{ rm -rf "$tmp"; die "$label: cannot unpack $deb"; }
-		done
-		k=$(find "$tmp/x/boot" "$tmp/x/usr/lib/modules" -maxdepth 2 \
-			\( -name 'vmlinuz-*' -o -name vmlinuz \) -type f -print -quit 2>/dev/null) || true
-		if [[ -z $k ]]; then
-			rm -rf "$tmp"
-			die "$label: no vmlinuz in $pkg${bin:+ or $bin}"
-		fi
-		mkdir -p "$dir.new"
-		cp "$k" "$dir.new/vmlinuz"
-		rm -rf "$tmp" "$dir"
-		mv "$dir.new" "$dir"
-	fi
-	echo "$label $dir/vmlinuz"
+	echo "$name $cache/kernels/$pkg/vmlinuz"
 }
 
 for m in "${matrix[@]}"; do

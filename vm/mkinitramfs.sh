@@ -4,11 +4,19 @@
 # kselftest-install; its binaries, tests and data), and the host
 # programs the tests call (bash, coreutils, util-linux, bpftool...) with the
 # shared libraries they need. Nothing of the host's root is shared at run
-# time. Usage: mkinitramfs.sh OUT.cpio
+# time.
+#   ARCH=arm64|s390x|i386  a guest of that architecture (data/arches): the
+#                   programs and busybox come from its Debian packages
+#                   (vm/fetch-debs.sh ARCH guest) unless its kernel runs
+#                   this host's programs (i386 on amd64)
+#   FDS_TREE=DIR    the built tree the project is taken from (default: the
+#                   source tree; make check-vm ARCH=... builds build/tree-ARCH)
+# Usage: mkinitramfs.sh OUT.cpio
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: mkinitramfs.sh OUT.cpio}
+tree=$(cd "${FDS_TREE:-$top}" && pwd)
 root=$(mktemp -d "${TMPDIR:-/tmp}/fds-vm-root.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 
@@ -18,8 +26,103 @@ while read -r t; do
 	[[ -z $t || $t == \#* ]] || tools+=("$t")
 done < "$top/data/guest-tools"
 
+# --- a guest of another architecture: its own Debian packages ------------
+# foreign is where they are unpacked; empty when the guest runs this host's
+# programs. gnu is the architecture's triplet (library directories, and
+# the cross binutils' readelf).
+foreign='' gnu=''
+guest_arch=${ARCH:-amd64}
+foreign_setup()
+{
+	local arch kernel triplet _
+	while read -r arch kernel triplet _; do
+		[[ $arch == "$guest_arch" ]] || continue
+		gnu=$triplet
+		[[ $kernel == "$(dpkg --print-architecture)" ]] && return 0
+		foreign=$("$top/vm/fetch-debs.sh" "${CACHE:-$top/.cache}" "$arch" guest) ||
+			{ echo "mkinitramfs: cannot fetch the $arch guest's packages" >&2; exit 1; }
+		return 0
+	done < <(grep -v '^#' "$top/data/arches")
+	echo "mkinitramfs: ARCH=$guest_arch is not an architecture of data/arches" >&2
+	exit 1
+}
+
+# in_foreign PATH: PATH as the guest sees it once the unpacked packages are
+# its root, its symlinks followed there (never on this host); fails when
+# nothing is there.
+in_foreign()
+{
+	local p=$1 t n
+	for ((n = 0; n < 40; n++)); do
+		if [[ -L $foreign$p ]]; then
+			t=$(readlink "$foreign$p")
+			[[ $t == /* ]] || t=$(dirname "$p")/$t
+			p=$t
+		elif [[ -e $foreign$p ]]; then
+			realpath -m -s "$p"
+			return 0
+		else
+			return 1
+		fi
+	done
+	return 1
+}
+
+# foreign_tool T: the guest path of program T among the packages: in a
+# bin directory, or under the name the host's T resolves to (awk is an
+# alternative, set up by no package: mawk).
+foreign_tool()
+{
+	local d name
+	name=$(basename "$(readlink -f "$(type -P "$1" || echo "$1")")")
+	for d in /usr/bin /bin /usr/sbin /sbin; do
+		in_foreign "$d/$1" && return 0
+	done
+	for d in /usr/bin /bin /usr/sbin /sbin; do
+		in_foreign "$d/$name" && return 0
+	done
+	return 1
+}
+
+# foreign_file PATH: the guest file at PATH (a path in_foreign printed)
+# into the root, then the libraries it loads, found as its dynamic loader
+# will find them.
+foreign_file()
+{
+	local p=$1 lib d want found
+	[[ -e $root$p ]] && return 0
+	mkdir -p "$root$(dirname "$p")"
+	cp "$foreign$p" "$root$p"
+	while read -r lib; do
+		found=''
+		if [[ $lib == /* ]]; then
+			want=$lib
+			found=$(in_foreign "$lib") || found=''
+		else
+			for d in "/lib/$gnu" "/usr/lib/$gnu" /lib /usr/lib; do
+				want=$d/$lib
+				found=$(in_foreign "$want") && break
+			done
+		fi
+		[[ -n $found ]] ||
+			{ echo "mkinitramfs: $p needs $lib, which no $guest_arch package gives" >&2; exit 1; }
+		mkdir -p "$root$(dirname "$want")"
+		if [[ $want != "$found" && ! -e $root$want && ! -L $root$want ]]; then
+			ln -s "$found" "$root$want"
+		fi
+		foreign_file "$found"
+	done < <("$gnu-readelf" -l -d "$root$p" 2>/dev/null |
+		 sed -n -e 's/.*Requesting program interpreter: \(.*\)]$/\1/p' \
+			-e 's/.*(NEEDED).*Shared library: \[\(.*\)\]$/\1/p')
+}
+
+foreign_setup
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,root}
-cp /bin/busybox "$root/bin/busybox"
+if [[ -n $foreign ]]; then
+	cp "$foreign/bin/busybox" "$root/bin/busybox"
+else
+	cp /bin/busybox "$root/bin/busybox"
+fi
 for applet in sh ip poweroff sync uname stty tar; do
 	ln -sf busybox "$root/bin/$applet"
 done
@@ -27,6 +130,9 @@ done
 copy_libs()
 {
 	local lib
+	if [[ -n $foreign ]]; then
+		return 0	# foreign_file copied them
+	fi
 	{ ldd "$1" 2>/dev/null || true; } | { grep -oE '/[^ ]+' || true; } | while read -r lib; do
 		if [[ ! -e $root$lib ]]; then
 			mkdir -p "$root$(dirname "$lib")"
@@ -36,13 +142,21 @@ copy_libs()
 }
 
 for t in "${tools[@]}"; do
-	path=$(type -P "$t" || true)
+	if [[ -n $foreign ]]; then
+		path=$(foreign_tool "$t") || path=''
+	else
+		path=$(type -P "$t" || true)
+	fi
 	if [[ -z $path ]]; then
-		echo "mkinitramfs: no $t on the host; tests needing it will skip in the VM" >&2
+		echo "mkinitramfs: no $t ${foreign:+for $guest_arch}${foreign:-on the host}; tests needing it will skip in the VM" >&2
 		continue
 	fi
-	mkdir -p "$root$(dirname "$path")"
-	cp -L "$path" "$root$path"
+	if [[ -n $foreign ]]; then
+		foreign_file "$path"
+	else
+		mkdir -p "$root$(dirname "$path")"
+		cp -L "$path" "$root$path"
+	fi
 	copy_libs "$path"
 	# reachable under the usual names, wherever Debian put it
 	for d in /bin /usr/bin /sbin /usr/sbin; do
@@ -57,7 +171,7 @@ done
 install_kselftest()
 {
 	local b applet
-	"$top/scripts/kselftest-install.sh" "$root/kselftest" > /dev/null
+	"$tree/scripts/kselftest-install.sh" "$root/kselftest" > /dev/null
 	for applet in realpath tr uniq; do
 		[[ -e $root/usr/bin/$applet || -e $root/bin/$applet ]] ||
 			ln -s busybox "$root/bin/$applet"

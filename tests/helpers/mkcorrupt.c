@@ -148,9 +148,15 @@ static void header_corruptions(struct layout *l)
 	expect("ELF class %d, BPF objects are 64-bit", ELFCLASS32);
 	work[EI_CLASS] = ELFCLASS32;
 	emit(orig_size, "class-32");
+	/* the object's byte order is this machine's: the other one is refused */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	expect("not little-endian like this machine");
 	work[EI_DATA] = ELFDATA2MSB;
-	emit(orig_size, "big-endian");
+#else
+	expect("not big-endian like this machine");
+	work[EI_DATA] = ELFDATA2LSB;
+#endif
+	emit(orig_size, "other-byte-order");
 	expect("not an ELF file");
 	work[EI_MAG1] = 'X';
 	emit(orig_size, "bad-magic");

@@ -12,7 +12,7 @@ step "setup: a map holding 1:42 and a program, pinned" '
 	expect_status 0
 	mkdir "$FS/dir"
 	snapshot base
-	grep -q "^  01000000 = 2a 00 00 00$" "$T/snap.base" || fail "no 1:42 in the snapshot"
+	grep -qxF "$(dump_line 1 42)" "$T/snap.base" || fail "no 1:42 in the snapshot"
 '
 
 # usage_error NAME ARGS...: exit 2, usage on stderr, nothing on stdout, no change.
@@ -202,7 +202,7 @@ expect_refused()
 step "a map with 8-byte values is refused before any read or write" --needs bpftool '
 	when_finished rm -f "$FS/m8"
 	bpftool map create "$FS/m8" type array key 4 value 8 entries 4 name m8
-	bpftool map update pinned "$FS/m8" key 1 0 0 0 value 1 2 3 4 5 6 7 8
+	bpftool map update pinned "$FS/m8" key $(u32_bytes 1) value 1 2 3 4 5 6 7 8
 	expect_refused m8 "4-byte keys and 8-byte values"
 '
 step "a per-CPU map with 4-byte values is refused: a lookup fills one per CPU" --needs bpftool '

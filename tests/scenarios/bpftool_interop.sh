@@ -7,8 +7,8 @@ scenario_begin
 step "bpftool reads 1:42 from the map fds_example pinned" --needs bpftool '
 	fds -F "$FS/m" -P -m -k 1 -v 42
 	expect_status 0
-	got=$(bpftool -j map lookup pinned "$FS/m" key 1 0 0 0)
-	[[ $got == *"\"value\":[\"0x2a\",\"0x00\",\"0x00\",\"0x00\"]"* ]] || fail "$got"
+	got=$(bpftool -j map lookup pinned "$FS/m" key $(u32_bytes 1))
+	[[ $got == *"\"value\":[$(u32_json 42)]"* ]] || fail "$got"
 '
 
 step "bpftool describes it as the sample made it: array, 4B keys and values, 1024" --needs bpftool '
@@ -19,18 +19,18 @@ step "bpftool describes it as the sample made it: array, 4B keys and values, 102
 step "a value fds_example stores is what bpftool reads next" --needs bpftool '
 	fds -F "$FS/m" -G -m -k 1023 -v 305419896
 	expect_status 0
-	got=$(bpftool -j map lookup pinned "$FS/m" key 0xff 0x03 0 0)
-	[[ $got == *"\"value\":[\"0x78\",\"0x56\",\"0x34\",\"0x12\"]"* ]] || fail "$got"
+	got=$(bpftool -j map lookup pinned "$FS/m" key $(u32_bytes 1023))
+	[[ $got == *"\"value\":[$(u32_json 305419896)]"* ]] || fail "$got"
 '
 
 step "a map bpftool created and pinned is read and written by fds_example" --needs bpftool '
 	bpftool map create "$FS/b" type array key 4 value 4 entries 16 name bmap
-	bpftool map update pinned "$FS/b" key 3 0 0 0 value 7 0 0 0
+	bpftool map update pinned "$FS/b" key $(u32_bytes 3) value $(u32_bytes 7)
 	expect_value "$FS/b" 3 7
 	fds -F "$FS/b" -G -m -k 4 -v 77
 	expect_status 0
-	got=$(bpftool -j map lookup pinned "$FS/b" key 4 0 0 0)
-	[[ $got == *"\"value\":[\"0x4d\",\"0x00\",\"0x00\",\"0x00\"]"* ]] || fail "$got"
+	got=$(bpftool -j map lookup pinned "$FS/b" key $(u32_bytes 4))
+	[[ $got == *"\"value\":[$(u32_json 77)]"* ]] || fail "$got"
 '
 
 step "a hash map bpftool made works too, and a missing key is ENOENT" --needs bpftool '

@@ -34,9 +34,7 @@ step "every one of their values landed, nothing else changed" '
 	"$BPFFS_DUMP" "$FS" > "$T/dump"
 	for k in $(seq 0 $((WRITERS - 1))); do
 		v=$((k * 7 + 1))
-		printf "  %02x%02x%02x%02x = %02x %02x %02x %02x\n" \
-			$((k & 255)) $((k >> 8 & 255)) 0 0 \
-			$((v & 255)) $((v >> 8 & 255)) $((v >> 16 & 255)) 0
+		dump_line "$k" "$v"
 	done > "$T/want"
 	grep "^  " "$T/dump" > "$T/got"
 	diff -u "$T/want" "$T/got"

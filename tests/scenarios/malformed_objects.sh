@@ -115,7 +115,7 @@ step "the generated set covers every listed defect" '
 		    rel-offset-past-section rel-not-on-ld-imm64 rel-symbol-out-of-range \
 		    map-symbol-outside-maps map-symbol-between-definitions \
 		    maps-size-fits-no-definition license-unterminated class-32 \
-		    big-endian machine-x86-64 second-symbol-table rel-symbol-zero \
+		    other-byte-order machine-x86-64 second-symbol-table rel-symbol-zero \
 		    rel-second-section-for-one-program rel-one-past-the-last-map; do
 		[[ -f $T/bad/sockex1/$want ]] || fail "no $want"
 	done
