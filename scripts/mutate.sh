@@ -108,12 +108,12 @@ build() {
 	make -C "$1" -s test-build > "$1/build.log" 2>&1
 }
 suite() {
-	(cd "$1" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-60} \
+	(cd "$1" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-300} \
 		tests/run.sh > "$1/suite.log" 2>&1)
 }
 # first_test DIR TEST: that test alone (its name is the runner's pattern).
 first_test() {
-	(cd "$1" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-60} \
+	(cd "$1" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-300} \
 		FDS_RESULTS=$1/build/results/first tests/run.sh "$2" \
 		> "$1/first.log" 2>&1)
 }
