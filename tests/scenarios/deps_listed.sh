@@ -20,49 +20,51 @@ scenario_begin
 # first in PATH).
 native_only=(ip mandoc man make cc shellcheck perl pmccabe dot /usr/bin/python3)
 
-# data/packages: "GROUP: PACKAGE..." lines; data/guest-tools: one a line.
-listed=" "
-while IFS=: read -r group pkgs; do
-	[[ -z $group || $group == \#* ]] || listed+="$pkgs "
-done < data/packages
+# read_lists: listed (the packages data/packages names, and what they
+# depend on, " "-separated) and tools (the commands to account for).
+read_lists()
+{
+	listed=" "
+	while IFS=: read -r group pkgs; do
+		[[ -z $group || $group == \#* ]] || listed+="$pkgs "
+	done < data/packages
 
-# A listed package's direct dependencies and pre-dependencies count as
-# listed (gcc brings gcc-12, whose binary cc is; python3 python3-minimal).
-for pkg in $listed; do
-	deps=$(dpkg-query -W -f='${Depends}, ${Pre-Depends}' "$pkg" 2> /dev/null) || continue
-	for d in ${deps//,/ }; do
-		[[ $d =~ ^[a-z0-9][a-z0-9.+-]+ ]] && listed+="${BASH_REMATCH[0]} "
+	# A listed package's direct dependencies and pre-dependencies count as
+	# listed (gcc brings gcc-12, whose binary cc is; python3 python3-minimal).
+	for pkg in $listed; do
+		deps=$(dpkg-query -W -f='${Depends}, ${Pre-Depends}' "$pkg" 2> /dev/null) || continue
+		for d in ${deps//,/ }; do
+			[[ $d =~ ^[a-z0-9][a-z0-9.+-]+ ]] && listed+="${BASH_REMATCH[0]} "
+		done
 	done
-done
 
-tools=()
-while read -r tool; do
-	[[ -z $tool || $tool == \#* ]] || tools+=("$tool")
-done < data/guest-tools
-tools+=("${native_only[@]}")
+	tools=()
+	while read -r tool; do
+		[[ -z $tool || $tool == \#* ]] || tools+=("$tool")
+	done < data/guest-tools
+	tools+=("${native_only[@]}")
+}
 
-step "the command lists are read" '
-	((${#tools[@]} > 40)) || fail "only ${#tools[@]} commands: ${tools[*]}"
-	[[ $listed == *" bpftool "* ]] || fail "data/packages lists: $listed"
-'
-
-# One dpkg -S for every candidate path of every command (usrmerge: a file
-# may be registered under /bin or /usr/bin): "pkg[, pkg]: path" lines.
-declare -A path_of=() owner=()
-cands=()
-for cmd in "${tools[@]}"; do
-	path=$(type -P "$cmd") || continue
-	real=$(readlink -f "$path")
-	path_of[$cmd]="$path $real /usr$path ${path#/usr} /usr$real ${real#/usr}"
-	# shellcheck disable=SC2206 # word splitting is the point
-	cands+=(${path_of[$cmd]})
-done
-while IFS= read -r line; do
-	[[ $line == *": /"* ]] || continue
-	pkg=${line%%: /*}
-	# shellcheck disable=SC2034 # owner is read in a step body
-	owner[/${line#*: /}]=${pkg%%[,:]*}
-done < <(dpkg -S "${cands[@]}" 2> /dev/null)
+# find_owners: path_of (each command's candidate paths) and owner (the
+# package of each path).
+find_owners()
+{
+	declare -gA path_of=() owner=()
+	cands=()
+	for cmd in "${tools[@]}"; do
+		path=$(type -P "$cmd") || continue
+		real=$(readlink -f "$path")
+		path_of[$cmd]="$path $real /usr$path ${path#/usr} /usr$real ${real#/usr}"
+		# shellcheck disable=SC2206 # word splitting is the point
+		cands+=(${path_of[$cmd]})
+	done
+	while IFS= read -r line; do
+		[[ $line == *": /"* ]] || continue
+		pkg=${line%%: /*}
+		# shellcheck disable=SC2034 # owner is read in a step body
+		owner[/${line#*: /}]=${pkg%%[,:]*}
+	done < <(dpkg -S "${cands[@]}" 2> /dev/null)
+}
 
 # provided_by_required CMD: some alternative for CMD comes from a required
 # package.
@@ -78,7 +80,15 @@ provided_by_required()
 	return 1
 }
 
+step "the command lists are read" '
+	read_lists
+	((${#tools[@]} > 40)) || fail "only ${#tools[@]} commands: ${tools[*]}"
+	[[ $listed == *" bpftool "* ]] || fail "data/packages lists: $listed"
+'
+
 step "every command the tests call comes from a listed or required package" '
+	read_lists
+	find_owners
 	bad=()
 	for cmd in "${tools[@]}"; do
 		[[ -n ${path_of[$cmd]:-} ]] || { bad+=("$cmd: not installed"); continue; }
