@@ -100,7 +100,9 @@ step "tests/run.sh reads the runner's output as the cases each test printed" --n
 '
 
 # A scratch collection: tests that pass, fail, skip (exit 4), hang past
-# the settings timeout, and one listed but never installed.
+# the settings timeout, and one listed but never installed. Its run must
+# not inherit an outer run's FDS_FAIL_FAST or TEST_TIMEOUT (make mutate sets
+# both): they would stop it early, or override the settings' timeout.
 scratch_test()
 {
 	printf "%s\n" "#!/bin/sh" "$2" > "$T/sc/fds_example/$1"
@@ -119,7 +121,7 @@ step "setup: a scratch collection" --needs RUNNER '
 
 step "tests/run.sh judges the runner's ok, not ok, SKIP, TIMEOUT and missing test" --needs RUNNER,KUNIT '
 	rc=0
-	FDS_MATRIX_OUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/scres CI= tests/run.sh > "$T/sc.out" 2>&1 || rc=$?
+	FDS_MATRIX_OUT= FDS_FAIL_FAST= TEST_TIMEOUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/scres CI= tests/run.sh > "$T/sc.out" 2>&1 || rc=$?
 	((rc == 1)) || fail "run.sh exited $rc, not 1"
 	tail -n 1 "$T/sc.out" | grep -qx "3 passed, 3 failed, 1 skipped" ||
 		fail "closing line: $(tail -n 1 "$T/sc.out")"
