@@ -286,7 +286,7 @@ check-vm: $(if $(ARCH_TREE),arch-tree,all $(TEST_BINS) $(TEST_OBJS) $(OTHER_ORDE
 # A real LAVA job, offline: lava-run boots LAVA_KERNEL (default 6.1) with
 # the project's initramfs on vm/lava's QEMU device and runs the installed
 # kselftest tree; every case must be a LAVA test case with check-vm's verdict.
-check-lava: all $(TEST_BINS) $(TEST_OBJS) $(KSELFTEST_RUNNER)
+check-lava: all $(TEST_BINS) $(TEST_OBJS) $(OTHER_ORDER_OBJS) $(KSELFTEST_RUNNER)
 	@scripts/deps.sh check vm lava
 	@vm/check-lava.sh
 

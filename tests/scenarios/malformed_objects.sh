@@ -3,7 +3,8 @@
 # sockex1_kern.o and two_progs_kern.o, the too-many-maps and too-many-programs
 # objects and every file of the fuzzers' regression corpus must exit 1 with a
 # message saying what is wrong, and pin nothing. For all but the corpus the
-# message is the exact one for that defect (mkcorrupt prints each file's), so
+# message is the exact one for that defect (mkcorrupt prints each file's;
+# the objects clang built for the other byte order are refused as such), so
 # deleting one check in the loader turns its file's step red even when a
 # later check would still refuse the file. (SANITIZE=1 and VALGRIND=1 runs of
 # this scenario add: no leak, no bad read.)
@@ -24,6 +25,12 @@ make_bad()
 	cp tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o "$T/bad/"
 	# A sparse file past the loader's 64 MiB limit: refused before it is read.
 	truncate -s 65M "$T/bad/huge.o"
+	# sockex1 and every test object as clang builds them for the other byte
+	# order (-target bpfeb here, bpfel on a big-endian machine).
+	mkdir -p "$T/bad/other-order"
+	cp tests/bin/other-order/*.o "$T/bad/other-order/"
+	order=little
+	[[ $(u32_bytes 1) == "0 0 0 1" ]] && order=big
 	{
 		printf '%s\t%s\n' "$T/bad/many_maps_kern.o" "33 maps, at most 32" \
 			"$T/bad/many_progs_kern.o" "more than 32 programs" \
@@ -32,6 +39,9 @@ make_bad()
 			while IFS=$'\t' read -r name msg; do
 				printf '%s\t%s\n' "$T/bad/$set/$name" "$msg"
 			done < "$T/$set.want"
+		done
+		for f in "$T"/bad/other-order/*.o; do
+			printf '%s\t%s\n' "$f" "not $order-endian like this machine"
 		done
 		for f in "$TOP"/fuzz/regression/*; do
 			if [[ -f $f && ${f##*/} != README* ]]; then
@@ -123,6 +133,8 @@ step "the generated set covers every listed defect" '
 		[[ -f $T/bad/two_progs/$want ]] || fail "no $want"
 	done
 	[[ -f $T/bad/many_maps_kern.o && -f $T/bad/many_progs_kern.o && -f $T/bad/huge.o ]]
+	[[ -f $T/bad/other-order/sockex1_kern.o && -f $T/bad/other-order/two_progs_kern.o ]] ||
+		fail "no other-order build of sockex1_kern.o and two_progs_kern.o"
 '
 
 step "every generated file has its expected refusal" '
