@@ -6,11 +6,13 @@
  * on little-endian machines, the high one on big-endian ones) and off and
  * imm are stored as this machine stores them. A macro that set the wrong
  * field, or a build that packed the nibbles for the other order, would
- * still compile and load, with the registers silently exchanged.
+ * still compile and load, with the registers silently exchanged. The
+ * tests' own programs (tests/key0_progs.h) are checked the same way.
  */
 #include <string.h>
 #include "kselftest_harness.h"
 #include "libbpf.h"
+#include "key0_progs.h"
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define REGS(dst, src)	(((src) << 4) | (dst))
@@ -81,6 +83,77 @@ TEST(exit_is_one_opcode)
 	const unsigned char want[] = { 0x95, 0, 0, 0, 0, 0, 0, 0 };
 
 	expect_bytes(_metadata, &insn, want, sizeof(want));
+}
+
+/* put_u16: V's two bytes at P, in this machine's order */
+static void put_u16(unsigned char *p, unsigned int v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	p[0] = v;
+	p[1] = v >> 8;
+#else
+	p[0] = v >> 8;
+	p[1] = v;
+#endif
+}
+
+/* One instruction as the kernel reads it: opcode, registers, off, imm. */
+struct raw_insn {
+	unsigned char code, dst, src;
+	unsigned short off;
+	unsigned int imm;
+};
+
+/*
+ * tests/key0_progs.h's XDP packet counter with map fd 7, written out by hand
+ * from the instruction set: st [r10-4] = 0; r2 = r10; r2 += -4; r1 = map 7
+ * (two slots); call map_lookup_elem; if r0 == 0 skip 2; r1 = 1;
+ * lock *(u64 *)(r0 + 0) += r1; r0 = XDP_PASS; exit.
+ */
+TEST(key0_xdp_counter_byte_for_byte)
+{
+	static const struct raw_insn want[] = {
+		{ 0x62, 10, 0, 0xfffc, 0 },
+		{ 0xbf, 2, 10, 0, 0 },
+		{ 0x07, 2, 0, 0, 0xfffffffc },
+		{ 0x18, 1, BPF_PSEUDO_MAP_FD, 0, 7 },
+		{ 0x00, 0, 0, 0, 0 },
+		{ 0x85, 0, 0, 0, BPF_FUNC_map_lookup_elem },
+		{ 0x15, 0, 0, 2, 0 },
+		{ 0xb7, 1, 0, 0, 1 },
+		{ 0xdb, 0, 1, 0, 0 },
+		{ 0xb7, 0, 0, 0, XDP_PASS },
+		{ 0x95, 0, 0, 0, 0 },
+	};
+	struct bpf_insn insns[KEY0_INSNS_MAX];
+	const struct bpf_insn *body;
+	unsigned char bytes[8];
+	int i, n, len;
+
+	body = xdp_counter_body(&len);
+	n = key0_insns(insns, 7, body, len, XDP_PASS);
+	ASSERT_EQ(sizeof(want) / sizeof(want[0]), n);
+	for (i = 0; i < n; i++) {
+		memset(bytes, 0, sizeof(bytes));
+		bytes[0] = want[i].code;
+		bytes[1] = REGS(want[i].dst, want[i].src);
+		put_u16(bytes + 2, want[i].off);
+		put_u32(bytes + 4, want[i].imm);
+		if (memcmp(&insns[i], bytes, sizeof(bytes)))
+			TH_LOG("instruction %d differs", i);
+		expect_bytes(_metadata, &insns[i], bytes, sizeof(bytes));
+	}
+}
+
+TEST(key0_body_longer_than_its_room_is_refused)
+{
+	struct bpf_insn insns[KEY0_INSNS_MAX], body[KEY0_BODY_MAX + 1];
+
+	memset(body, 0, sizeof(body));
+	EXPECT_EQ(-1, key0_insns(insns, 7, body, KEY0_BODY_MAX + 1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(KEY0_BODY_MAX + 9, key0_insns(insns, 7, body,
+						 KEY0_BODY_MAX, 0));
 }
 
 TEST_HARNESS_MAIN

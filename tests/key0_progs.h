@@ -17,14 +17,20 @@
 /* Room for what may follow the lookup of key 0. */
 #define KEY0_BODY_MAX 8
 
-/*
- * Loads a program of the given type that looks up key 0 of map_fd and, if
- * the key is there, runs the body_len instructions of body with r0 pointing
- * at its value; then it returns retval. The fd, or -1 and errno.
+/* The longest program key0_insns writes: the lookup (7 slots: the map
+ * fd takes two), the body, r0 = retval and exit.
  */
-static inline int load_key0_prog(enum bpf_prog_type type, int map_fd,
-				 const struct bpf_insn *body, int body_len,
-				 int retval)
+#define KEY0_INSNS_MAX (7 + KEY0_BODY_MAX + 2)
+
+/*
+ * Writes to insns (room for KEY0_INSNS_MAX) a program that looks up key 0
+ * of map_fd and, if the key is there, runs the body_len instructions of body
+ * with r0 pointing at its value; then it returns retval. The number of
+ * instructions, or -1 and errno.
+ */
+static inline int key0_insns(struct bpf_insn *insns, int map_fd,
+			     const struct bpf_insn *body, int body_len,
+			     int retval)
 {
 	const struct bpf_insn lookup[] = {
 		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0),	/* key 0 on the stack */
@@ -35,10 +41,10 @@ static inline int load_key0_prog(enum bpf_prog_type type, int map_fd,
 			     BPF_FUNC_map_lookup_elem),
 		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, body_len),	/* not there */
 	};
-	/* the lookup, the body, r0 = retval and exit */
-	struct bpf_insn insns[sizeof(lookup) / sizeof(lookup[0]) +
-			      KEY0_BODY_MAX + 2];
-	size_t n = sizeof(lookup) / sizeof(lookup[0]);
+	int n = sizeof(lookup) / sizeof(lookup[0]);
+
+	_Static_assert(sizeof(lookup) == 7 * sizeof(struct bpf_insn),
+		       "KEY0_INSNS_MAX counts 7 lookup slots");
 
 	if (body_len < 0 || body_len > KEY0_BODY_MAX) {
 		errno = EINVAL;
@@ -49,19 +55,42 @@ static inline int load_key0_prog(enum bpf_prog_type type, int map_fd,
 	n += body_len;
 	insns[n++] = BPF_MOV64_IMM(BPF_REG_0, retval);
 	insns[n++] = BPF_EXIT_INSN();
+	return n;
+}
+
+/* Loads key0_insns' program as the given type: the fd, or -1 and errno. */
+static inline int load_key0_prog(enum bpf_prog_type type, int map_fd,
+				 const struct bpf_insn *body, int body_len,
+				 int retval)
+{
+	struct bpf_insn insns[KEY0_INSNS_MAX];
+	int n = key0_insns(insns, map_fd, body, body_len, retval);
+
+	if (n < 0)
+		return -1;
 	return bpf_prog_load(type, insns, n * sizeof(*insns), "GPL", 0);
 }
 
-/* XDP: add one to key 0 of map_fd (8-byte values) per packet; pass it. */
-static inline int load_xdp_counter(int map_fd)
+/* The XDP packet counter's body: add one to the 8-byte value at r0. */
+static inline const struct bpf_insn *xdp_counter_body(int *len)
 {
-	const struct bpf_insn add_one[] = {
+	static const struct bpf_insn add_one[] = {
 		BPF_MOV64_IMM(BPF_REG_1, 1),
 		BPF_RAW_INSN(BPF_STX | BPF_DW | BPF_XADD, BPF_REG_0, BPF_REG_1,
 			     0, 0),
 	};
 
-	return load_key0_prog(BPF_PROG_TYPE_XDP, map_fd, add_one, 2, XDP_PASS);
+	*len = sizeof(add_one) / sizeof(add_one[0]);
+	return add_one;
+}
+
+/* XDP: add one to key 0 of map_fd (8-byte values) per packet; pass it. */
+static inline int load_xdp_counter(int map_fd)
+{
+	int len;
+	const struct bpf_insn *body = xdp_counter_body(&len);
+
+	return load_key0_prog(BPF_PROG_TYPE_XDP, map_fd, body, len, XDP_PASS);
 }
 
 /*
