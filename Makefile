@@ -77,7 +77,7 @@ FIXTURE_OBJS := tests/bin/bpffs_fixture.o lo_net.o
 KSELFTESTS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
 TEST_HELPERS := tests/bin/compat_2015 tests/bin/bpffs_dump tests/bin/mkcorrupt \
 		tests/bin/helpers/pinctl tests/bin/helpers/map_ids \
-		tests/bin/helpers/repin_loop
+		tests/bin/helpers/repin_loop tests/bin/helpers/load_refusals
 TEST_BINS := $(KSELFTESTS) $(TEST_HELPERS) tests/bin/tests.list
 TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/three_maps_kern.o \
 	     tests/bin/map_flags_kern.o \
@@ -166,6 +166,11 @@ tests/bin/helpers/pinctl: tests/helpers/pinctl.c lo_net.o libbpf.o
 tests/bin/helpers/map_ids tests/bin/helpers/repin_loop: tests/bin/helpers/%: tests/helpers/%.c libbpf.o
 	@mkdir -p tests/bin/helpers
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
+
+# malformed_objects.sh runs the loader on every malformed file in one process.
+tests/bin/helpers/load_refusals: tests/helpers/load_refusals.c $(LIB_OBJS)
+	@mkdir -p tests/bin/helpers
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 tests/bin/mkcorrupt: tests/helpers/mkcorrupt.c
 	@mkdir -p tests/bin

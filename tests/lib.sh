@@ -297,10 +297,12 @@ show_file()
 
 # How fds_example is run: under memcheck with VALGRIND=1, where exit 99
 # means valgrind found an error or a leak.
+# MEMCHECK: that valgrind command line, for other programs.
+MEMCHECK=(valgrind -q --error-exitcode=99 --leak-check=full
+	  --show-leak-kinds=all --errors-for-leak-kinds=all)
 FDS_RUN=("$FDS_EXAMPLE")
 if [[ ${VALGRIND:-} == 1 ]]; then
-	FDS_RUN=(valgrind -q --error-exitcode=99 --leak-check=full
-		 --show-leak-kinds=all --errors-for-leak-kinds=all "$FDS_EXAMPLE")
+	FDS_RUN=("${MEMCHECK[@]}" "$FDS_EXAMPLE")
 fi
 
 # fds ARGS...: runs fds_example; leaves $status, and its stdout and stderr in
