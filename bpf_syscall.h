@@ -100,6 +100,16 @@ struct bpf_link_create_opts {
 int bpf_link_create(int prog_fd, int target_fd, enum bpf_attach_type type,
 		    const struct bpf_link_create_opts *opts);
 
+struct bpf_link_update_opts {
+	size_t sz;
+	__u32 flags;		/* BPF_F_REPLACE: only if old_prog_fd's is attached */
+	__u32 old_prog_fd;
+};
+
+/* BPF_LINK_UPDATE (5.7): the link's program becomes new_prog_fd's. */
+int bpf_link_update(int link_fd, int new_prog_fd,
+		    const struct bpf_link_update_opts *opts);
+
 struct bpf_token_create_opts {
 	size_t sz;
 	__u32 flags;

@@ -305,6 +305,24 @@ int bpf_link_create(int prog_fd, int target_fd, enum bpf_attach_type type,
 	return sys_bpf(BPF_LINK_CREATE, &attr, sizeof(attr));
 }
 
+int bpf_link_update(int link_fd, int new_prog_fd,
+		    const struct bpf_link_update_opts *opts)
+{
+	union bpf_attr attr;
+
+	if (!OPTS_VALID(opts)) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.link_update.link_fd = link_fd;
+	attr.link_update.new_prog_fd = new_prog_fd;
+	attr.link_update.flags = OPTS_GET(opts, flags);
+	attr.link_update.old_prog_fd = OPTS_GET(opts, old_prog_fd);
+
+	return sys_bpf(BPF_LINK_UPDATE, &attr, sizeof(attr));
+}
+
 /* BPF_TOKEN_CREATE (6.9): not in the 6.1 header at all. */
 struct token_create_attr {
 	__u32 flags;
