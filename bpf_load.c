@@ -898,7 +898,8 @@ static int pin_paths(struct bpf_object_spec *spec, const void *image,
 		     "%s/tc/globals", root);
 	for (i = 0; i < spec->map_cnt && n < BPF_PIN_PATH_LEN; i++) {
 		pin = spec->maps[i].pinning;
-		if (pin == PIN_NONE)
+		/* the parser let no other value through */
+		if (pin == PIN_NONE || pin > PIN_GLOBAL_NS)
 			continue;
 		n = snprintf(ps->path[i], sizeof(ps->path[i]), "%s/%s",
 			     ps->dir[pin], spec->maps[i].name);
