@@ -9,16 +9,16 @@
 #include <linux/bpf.h>
 
 #define SEC(name) __attribute__((section(name), used))
-/* A BTF-defined map's attributes are array sizes of pointed-to types. */
-#define ATTR_INT(name, val) int (*name)[val]
-#define ATTR_TYPE(name, type) type *name
-
+/*
+ * A BTF-defined map: each attribute is a pointer, the number in the size
+ * of the array it points to, the key and value types in its target type.
+ */
 struct {
-	ATTR_INT(type, BPF_MAP_TYPE_ARRAY);
-	ATTR_TYPE(key, __u32);
-	ATTR_TYPE(value, __u32);
-	ATTR_INT(max_entries, 2);
-	ATTR_INT(pinning, 1);	/* LIBBPF_PIN_BY_NAME */
+	int (*type)[BPF_MAP_TYPE_ARRAY];
+	__u32 *key;
+	__u32 *value;
+	int (*max_entries)[2];
+	int (*pinning)[1];	/* LIBBPF_PIN_BY_NAME */
 } tc_count SEC(".maps");
 
 static void *(*map_lookup)(void *map, const void *key) =

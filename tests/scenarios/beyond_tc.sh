@@ -16,9 +16,12 @@ if [[ -z ${FDS_TC_NETNS:-} ]]; then
 fi
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
-MAP_IDS=$TOP/tests/bin/helpers/map_ids
-TC_OBJ=$TOP/tests/bin/tc_count_kern.o
-PIN=$FS/tc/globals/tc_count
+# shellcheck disable=SC2034 # read in step bodies, which step() evals
+{
+	MAP_IDS=$TOP/tests/bin/helpers/map_ids
+	TC_OBJ=$TOP/tests/bin/tc_count_kern.o
+	PIN=$FS/tc/globals/tc_count
+}
 export TC_BPF_MNT=$FS
 
 prereq clsact "no clsact qdisc (sch_ingress) or cls_bpf here" '
