@@ -913,14 +913,29 @@ static int pin_paths(struct bpf_object_spec *spec, const void *image,
 	return 0;
 }
 
+/* The first field in which a pinned map and a definition differ. */
+struct difference {
+	const char *field;
+	unsigned int had, want;
+};
+
+static void differs(struct difference *d, const char *field,
+		    unsigned int had, unsigned int want)
+{
+	if (d->field || had == want)
+		return;
+	d->field = field;
+	d->had = had;
+	d->want = want;
+}
+
 /* Refuses the pinned map fd unless it is what map i of the spec defines. */
 static int same_map(struct bpf_object_spec *spec, unsigned int i,
 		    const char *path, int fd)
 {
 	const struct bpf_map_spec *m = &spec->maps[i];
+	struct difference d = { NULL, 0, 0 };
 	struct bpf_map_info info;
-	const char *field = NULL;
-	unsigned int had = 0, want = 0;
 
 	if (bpf_obj_kind(fd) != BPF_OBJ_KIND_MAP ||
 	    bpf_map_get_info(fd, &info)) {
@@ -929,18 +944,15 @@ static int same_map(struct bpf_object_spec *spec, unsigned int i,
 		errno = EINVAL;
 		return -1;
 	}
-#define DIFFERS(NAME, A, B) \
-	(!field && (A) != (B) ? (field = (NAME), had = (A), want = (B), 1) : 0)
-	DIFFERS("type", info.type, m->type);
-	DIFFERS("key size", info.key_size, m->key_size);
-	DIFFERS("value size", info.value_size, m->value_size);
-	DIFFERS("max entries", info.max_entries, m->max_entries);
-	DIFFERS("flags", info.map_flags, m->map_flags);
-#undef DIFFERS
-	if (!field)
+	differs(&d, "type", info.type, m->type);
+	differs(&d, "key size", info.key_size, m->key_size);
+	differs(&d, "value size", info.value_size, m->value_size);
+	differs(&d, "max entries", info.max_entries, m->max_entries);
+	differs(&d, "flags", info.map_flags, m->map_flags);
+	if (!d.field)
 		return 0;
 	spec_error(spec, "map '%s' pinned at %s has %s %u, the object %u",
-		   m->name, path, field, had, want);
+		   m->name, path, d.field, d.had, d.want);
 	errno = EINVAL;
 	return -1;
 }
