@@ -91,17 +91,20 @@ tc_modules()
 
 unpack()
 {
-	local name=$1 suite=$2 pkg=$3 bin tmp k dir=$cache/kernels/$3
+	local name=$1 suite=$2 pkg=$3 bin tmp k part dir=$cache/kernels/$3
 	tmp=$(mktemp -d "$cache/kernels/.fetch.XXXXXX")
 	echo "fetch-kernels: $name: downloading $pkg from $suite" >&2
 	apt_download "$suite" "$arch" "$tmp" "$pkg" || { rm -rf "$tmp"; return 1; }
 	# Since 7.x the image package is a stub; the kernel is in linux-binary.
-	bin=$(first_dep "$suite" "$arch" "$pkg" '^linux-binary-[0-9]') ||
-		{ rm -rf "$tmp"; die "$name: cannot read the dependencies of $pkg"; }
-	if [[ -n $bin ]]; then
+	# Newer images are split: vmlinuz in linux-binary-*, the modules in
+	# linux-modules-*, modules.builtin in linux-base-*.
+	for part in binary modules base; do
+		bin=$(first_dep "$suite" "$arch" "$pkg" "^linux-$part-[0-9]") ||
+			{ rm -rf "$tmp"; die "$name: cannot read the dependencies of $pkg"; }
+		[[ -n $bin ]] || continue
 		echo "fetch-kernels: $name: downloading $bin from $suite" >&2
 		apt_download "$suite" "$arch" "$tmp" "$bin" || { rm -rf "$tmp"; return 1; }
-	fi
+	done
 	for deb in "$tmp"/*.deb; do
 		dpkg-deb -x "$deb" "$tmp/x" ||
 			{ rm -rf "$tmp"; die "$name: cannot unpack $deb"; }
