@@ -191,6 +191,26 @@ tests/bin/other-order/%_kern.o: tests/objects/%_kern.c
 TEST_OBJS += tests/bin/after2015_iter_kern.o
 tests/bin/after2015_iter_kern.o tests/bin/other-order/after2015_iter_kern.o: BPF_CFLAGS += -g
 
+# tests/scenarios/beyond_tc.sh: tc's object (BTF, so -g) and the legacy
+# bpf_elf_map ones, one source in several variants.
+TC_VARIANTS := tc_legacy36 tc_diff_type tc_diff_key tc_diff_value tc_diff_max \
+	       tc_diff_flags tc_objns tc_badprog
+TEST_OBJS += tests/bin/tc_count_kern.o tests/bin/tc_legacy_kern.o \
+	     $(patsubst %,tests/bin/%_kern.o,$(TC_VARIANTS))
+tests/bin/tc_count_kern.o tests/bin/other-order/tc_count_kern.o: BPF_CFLAGS += -g
+TC_VARIANT_OBJS := $(foreach v,$(TC_VARIANTS),tests/bin/$(v)_kern.o tests/bin/other-order/$(v)_kern.o)
+$(filter %/tc_legacy36_kern.o,$(TC_VARIANT_OBJS)): BPF_DEFS := -DINNER_FIELDS
+$(filter %/tc_diff_type_kern.o,$(TC_VARIANT_OBJS)): BPF_DEFS := -DDEF_TYPE=BPF_MAP_TYPE_HASH
+$(filter %/tc_diff_key_kern.o,$(TC_VARIANT_OBJS)): BPF_DEFS := -DDEF_KEY=8
+$(filter %/tc_diff_value_kern.o,$(TC_VARIANT_OBJS)): BPF_DEFS := -DDEF_VALUE=8
+$(filter %/tc_diff_max_kern.o,$(TC_VARIANT_OBJS)): BPF_DEFS := -DDEF_MAX=4
+$(filter %/tc_diff_flags_kern.o,$(TC_VARIANT_OBJS)): BPF_DEFS := -DDEF_FLAGS=BPF_F_RDONLY_PROG
+$(filter %/tc_objns_kern.o,$(TC_VARIANT_OBJS)): BPF_DEFS := -DDEF_PINNING=1
+$(filter %/tc_badprog_kern.o,$(TC_VARIANT_OBJS)): BPF_DEFS := -DBAD_PROG
+$(TC_VARIANT_OBJS): tests/objects/tc_legacy_kern.c
+	$(BPF_BUILD)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) $(BPF_DEFS) -c -o $@ $<
+
 tests/bin/many_maps_kern.o tests/bin/other-order/many_maps_kern.o: BPF_DEFS := -DMANY_MAPS
 tests/bin/many_progs_kern.o tests/bin/other-order/many_progs_kern.o: BPF_DEFS := -DMANY_PROGS
 tests/bin/long_license_kern.o tests/bin/other-order/long_license_kern.o: BPF_DEFS := -DLICENSE_128

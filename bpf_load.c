@@ -389,8 +389,9 @@ static int count_map_syms(struct parse_state *s, size_t *nmaps,
 
 /*
  * The "maps" section is an array of definitions, four u32 in 2015, five once
- * map_flags was added. The file does not say which: the number of map symbols
- * does, since each definition has one.
+ * map_flags was added; iproute2's bpf_elf_map adds id and pinning (seven),
+ * then inner_id and inner_idx (nine). The file does not say which: the
+ * number of map symbols does, since each definition has one.
  */
 static int choose_def_size(struct parse_state *s, size_t maps_size,
 			   struct bpf_object_spec *spec)
@@ -408,13 +409,41 @@ static int choose_def_size(struct parse_state *s, size_t maps_size,
 		return -1;
 	}
 	def_size = maps_size / nmaps;
-	if (maps_size % nmaps || (def_size != 16 && def_size != 20)) {
-		spec_error(spec, "maps section of %llu bytes fits no definition size for %zu maps (16 or 20 bytes each)",
+	if (maps_size % nmaps || (def_size != 16 && def_size != 20 &&
+				  def_size != 28 && def_size != 36)) {
+		spec_error(spec, "maps section of %llu bytes fits no definition size for %zu maps (16, 20, 28 or 36 bytes each)",
 			   (unsigned long long)maps_size, nmaps);
 		return -1;
 	}
 	spec->map_def_size = def_size;
 	spec->map_cnt = nmaps;
+	return 0;
+}
+
+/*
+ * iproute2's fields this loader acts on: pinning, whose name must then be a
+ * file name; no map-in-map (inner_id, inner_idx).
+ */
+static int check_pinning(const struct bpf_map_spec *map,
+			 struct bpf_object_spec *spec)
+{
+	if (map->pinning > PIN_GLOBAL_NS) {
+		spec_error(spec, "map '%s': pinning %u is none of PIN_NONE (0), PIN_OBJECT_NS (1), PIN_GLOBAL_NS (2)",
+			   map->name, map->pinning);
+		return -1;
+	}
+	if (map->inner_id || map->inner_idx) {
+		spec_error(spec, "map '%s': inner map (inner_id %u, inner_idx %u) not supported",
+			   map->name, map->inner_id, map->inner_idx);
+		return -1;
+	}
+	if (map->pinning != PIN_NONE &&
+	    (!map->name[0] || strchr(map->name, '/') ||
+	     !strcmp(map->name, ".") || !strcmp(map->name, ".."))) {
+		spec_error(spec, "map '%s': a pinned map's name must be a file name",
+			   map->name);
+		return -1;
+	}
 	return 0;
 }
 
@@ -424,7 +453,7 @@ static int fill_map(Elf *elf, struct parse_state *s, size_t i,
 		    struct bpf_object_spec *spec)
 {
 	size_t def_size = spec->map_def_size, slot;
-	unsigned int def[5] = { 0 };
+	unsigned int def[9] = { 0 };
 	struct bpf_map_spec *map;
 	const char *name;
 	GElf_Sym sym;
@@ -461,7 +490,11 @@ static int fill_map(Elf *elf, struct parse_state *s, size_t i,
 	map->value_size = def[2];
 	map->max_entries = def[3];
 	map->map_flags = def[4];
-	return 0;
+	map->id = def[5];
+	map->pinning = def[6];
+	map->inner_id = def[7];
+	map->inner_idx = def[8];
+	return check_pinning(map, spec);
 }
 
 static int parse_maps(Elf *elf, struct parse_state *s,
@@ -765,6 +798,247 @@ static int load_prog(struct bpf_object_spec *spec, unsigned int i,
 	return -1;
 }
 
+/* Pin paths of one load: the maps' (empty if not pinned), what was made. */
+struct pin_state {
+	/* tc, tc/globals, tc/OBJ: dir[pinning] holds a map's pin */
+	char dir[3][BPF_PIN_PATH_LEN];
+	char path[MAX_MAPS][BPF_PIN_PATH_LEN];
+	int is_new[MAX_MAPS];
+	int made_dir[3];
+};
+
+static unsigned int rol32(unsigned int x, unsigned int n)
+{
+	return x << n | x >> (32 - n);
+}
+
+/* One 64-byte block into the SHA-1 state h (FIPS 180-4, 6.1.2). */
+static void sha1_block(unsigned int *h, const unsigned char *p)
+{
+	unsigned int w[80], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
+	unsigned int f, k, t, i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (unsigned int)p[4 * i] << 24 | p[4 * i + 1] << 16 |
+		       p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (; i < 80; i++)
+		w[i] = rol32(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+	for (i = 0; i < 80; i++) {
+		if (i < 20) {
+			f = (b & c) | (~b & d);
+			k = 0x5a827999;
+		} else if (i < 40) {
+			f = b ^ c ^ d;
+			k = 0x6ed9eba1;
+		} else if (i < 60) {
+			f = (b & c) | (b & d) | (c & d);
+			k = 0x8f1bbcdc;
+		} else {
+			f = b ^ c ^ d;
+			k = 0xca62c1d6;
+		}
+		t = rol32(a, 5) + f + e + k + w[i];
+		e = d;
+		d = c;
+		c = rol32(b, 30);
+		b = a;
+		a = t;
+	}
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+}
+
+/*
+ * The SHA-1 of the image in hex, as iproute2 names an object's pin dir
+ * (it asks the kernel's AF_ALG "sha1", which not every kernel offers).
+ */
+static void object_sha1(const unsigned char *image, size_t size, char *hex)
+{
+	unsigned int h[5] = { 0x67452301, 0xefcdab89, 0x98badcfe,
+			      0x10325476, 0xc3d2e1f0 };
+	unsigned long long bits = (unsigned long long)size * 8;
+	unsigned char tail[128] = { 0 };
+	size_t done, rest, tail_len, i;
+
+	for (done = 0; size - done >= 64; done += 64)
+		sha1_block(h, image + done);
+	rest = size - done;
+	memcpy(tail, image + done, rest);
+	tail[rest] = 0x80;
+	tail_len = rest + 9 <= 64 ? 64 : 128;
+	for (i = 0; i < 8; i++)
+		tail[tail_len - 1 - i] = bits >> (8 * i);
+	for (i = 0; i < tail_len; i += 64)
+		sha1_block(h, tail + i);
+	for (i = 0; i < 5; i++)
+		sprintf(hex + 8 * i, "%08x", h[i]);
+}
+
+/* The directories and paths of the spec's pinned maps into ps. */
+static int pin_paths(struct bpf_object_spec *spec, const void *image,
+		     size_t size, struct pin_state *ps)
+{
+	const char *root = getenv(BPF_PIN_ROOT_ENV);
+	char obj[41] = "";
+	unsigned int i, pin;
+	int n;
+
+	if (!root || !root[0])
+		root = BPF_PIN_ROOT_DEFAULT;
+	for (i = 0; i < spec->map_cnt; i++)
+		if (spec->maps[i].pinning == PIN_OBJECT_NS && !obj[0])
+			object_sha1(image, size, obj);
+	snprintf(ps->dir[0], sizeof(ps->dir[0]), "%s/tc", root);
+	snprintf(ps->dir[PIN_OBJECT_NS], sizeof(ps->dir[0]), "%s/tc/%s", root,
+		 obj);
+	n = snprintf(ps->dir[PIN_GLOBAL_NS], sizeof(ps->dir[0]),
+		     "%s/tc/globals", root);
+	for (i = 0; i < spec->map_cnt && n < BPF_PIN_PATH_LEN; i++) {
+		pin = spec->maps[i].pinning;
+		/* the parser let no other value through */
+		if (pin == PIN_NONE || pin > PIN_GLOBAL_NS)
+			continue;
+		n = snprintf(ps->path[i], sizeof(ps->path[i]), "%s/%s",
+			     ps->dir[pin], spec->maps[i].name);
+	}
+	if (n >= BPF_PIN_PATH_LEN) {
+		spec_error(spec, "pin paths under '%s' longer than %d bytes",
+			   root, BPF_PIN_PATH_LEN - 1);
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/* The first field in which a pinned map and a definition differ. */
+struct difference {
+	const char *field;
+	unsigned int had, want;
+};
+
+static void differs(struct difference *d, const char *field,
+		    unsigned int had, unsigned int want)
+{
+	if (d->field || had == want)
+		return;
+	d->field = field;
+	d->had = had;
+	d->want = want;
+}
+
+/* Refuses the pinned map fd unless it is what map i of the spec defines. */
+static int same_map(struct bpf_object_spec *spec, unsigned int i,
+		    const char *path, int fd)
+{
+	const struct bpf_map_spec *m = &spec->maps[i];
+	struct difference d = { NULL, 0, 0 };
+	struct bpf_map_info info;
+
+	if (bpf_obj_kind(fd) != BPF_OBJ_KIND_MAP ||
+	    bpf_map_get_info(fd, &info)) {
+		spec_error(spec, "map '%s': what is pinned at %s is not a map",
+			   m->name, path);
+		errno = EINVAL;
+		return -1;
+	}
+	differs(&d, "type", info.type, m->type);
+	differs(&d, "key size", info.key_size, m->key_size);
+	differs(&d, "value size", info.value_size, m->value_size);
+	differs(&d, "max entries", info.max_entries, m->max_entries);
+	differs(&d, "flags", info.map_flags, m->map_flags);
+	if (!d.field)
+		return 0;
+	spec_error(spec, "map '%s' pinned at %s has %s %u, the object %u",
+		   m->name, path, d.field, d.had, d.want);
+	errno = EINVAL;
+	return -1;
+}
+
+/* map_fds[i]: the map pinned at its path, or -1 if none is pinned there. */
+static int get_pinned(struct bpf_object_spec *spec, unsigned int i,
+		      struct pin_state *ps, int *map_fds)
+{
+	int fd;
+
+	map_fds[i] = -1;
+	ps->is_new[i] = 0;
+	if (!ps->path[i][0])
+		return 0;
+	fd = bpf_obj_get(ps->path[i]);
+	if (fd < 0 && errno == ENOENT) {
+		ps->is_new[i] = 1;
+		return 0;
+	}
+	if (fd < 0) {
+		spec_error(spec, "map '%s': cannot get %s: %s",
+			   spec->maps[i].name, ps->path[i], strerror(errno));
+		return -1;
+	}
+	map_fds[i] = fd;
+	if (same_map(spec, i, ps->path[i], fd))
+		return -1;
+	return 0;
+}
+
+/* Removes what pin_new_maps() made, in reverse, errno kept. */
+static void unpin_new_maps(struct pin_state *ps, unsigned int cnt)
+{
+	int saved = errno;
+	unsigned int i;
+
+	for (i = cnt; i-- > 0;)
+		if (ps->is_new[i] == 2)
+			unlink(ps->path[i]);
+	for (i = 3; i-- > 0;)
+		if (ps->made_dir[i])
+			rmdir(ps->dir[i]);
+	errno = saved;
+}
+
+static int make_dir(struct pin_state *ps, unsigned int d)
+{
+	if (mkdir(ps->dir[d], 0700) == 0) {
+		ps->made_dir[d] = 1;
+		return 0;
+	}
+	return errno == EEXIST ? 0 : -1;
+}
+
+/* Pins the maps this load created, creating tc/ and its subdirectory. */
+static int pin_new_maps(struct bpf_object_spec *spec, struct pin_state *ps,
+			const int *map_fds)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < spec->map_cnt; i++) {
+		if (ps->is_new[i] != 1)
+			continue;
+		/* tc, then tc/globals or tc/OBJ */
+		if (make_dir(ps, 0) || make_dir(ps, spec->maps[i].pinning)) {
+			err = errno;
+			goto fail;
+		}
+		if (bpf_obj_pin(map_fds[i], ps->path[i])) {
+			spec_error(spec, "map '%s': cannot pin it at %s: %s",
+				   spec->maps[i].name, ps->path[i],
+				   strerror(errno));
+			goto fail;
+		}
+		ps->is_new[i] = 2;
+	}
+	return 0;
+fail:
+	if (err)
+		spec_error(spec, "cannot create a directory for %s: %s",
+			   ps->path[i], strerror(err));
+	unpin_new_maps(ps, i);
+	return -1;
+}
+
 /*
  * Creates the spec's maps into map_fds[], patches the map loads and loads the
  * programs into prog_fds[]. On failure closes what it created, says why in
@@ -773,7 +1047,7 @@ static int load_prog(struct bpf_object_spec *spec, unsigned int i,
  * -1.
  */
 static int load_spec(struct bpf_object_spec *spec, int *map_fds,
-		     int *prog_fds)
+		     int *prog_fds, struct pin_state *ps)
 {
 	unsigned int i;
 	int saved;
@@ -788,6 +1062,10 @@ static int load_spec(struct bpf_object_spec *spec, int *map_fds,
 			    .map_flags = spec->maps[i].map_flags);
 		const struct bpf_map_spec *m = &spec->maps[i];
 
+		if (get_pinned(spec, i, ps, map_fds))
+			goto fail;
+		if (map_fds[i] >= 0)
+			continue;
 		map_fds[i] = bpf_map_create(m->type, NULL, m->key_size,
 					    m->value_size, m->max_entries,
 					    &opts);
@@ -803,6 +1081,8 @@ static int load_spec(struct bpf_object_spec *spec, int *map_fds,
 		if (prog_fds[i] < 0)
 			goto fail;
 	}
+	if (pin_new_maps(spec, ps, map_fds))
+		goto fail;
 	return 0;
 
 fail:
@@ -865,6 +1145,7 @@ static int read_object(int fd, struct bpf_object_spec *spec, char **image,
 int bpf_object_load_file(const char *path, struct bpf_object_spec *spec,
 			 int *map_fds, int *prog_fds)
 {
+	struct pin_state *ps = NULL;
 	char *image = NULL;
 	size_t size = 0;
 	int fd, ret = -1, saved;
@@ -884,9 +1165,17 @@ int bpf_object_load_file(const char *path, struct bpf_object_spec *spec,
 		errno = ENOEXEC;
 		goto out;
 	}
-	ret = load_spec(spec, map_fds, prog_fds);
+	ps = calloc(1, sizeof(*ps));
+	if (!ps) {
+		spec_error(spec, "out of memory");
+		errno = ENOMEM;
+		goto out;
+	}
+	if (pin_paths(spec, image, size, ps) == 0)
+		ret = load_spec(spec, map_fds, prog_fds, ps);
 out:
 	saved = errno;
+	free(ps);
 	free(image);
 	close(fd);
 	errno = saved;

@@ -24,7 +24,29 @@ struct bpf_map_spec {
 	unsigned int value_size;
 	unsigned int max_entries;
 	unsigned int map_flags;
+	/* iproute2's bpf_elf_map (28 or 36 bytes) only; 0 otherwise. */
+	unsigned int id;
+	unsigned int pinning;
+	unsigned int inner_id;
+	unsigned int inner_idx;
 };
+
+/*
+ * Where a map of iproute2's layout is pinned, as tc pins it: PIN_NONE not at
+ * all, PIN_OBJECT_NS at ROOT/tc/OBJ/NAME (OBJ: the SHA-1 of the object file
+ * in hex, from the kernel's AF_ALG "sha1"), PIN_GLOBAL_NS at
+ * ROOT/tc/globals/NAME. ROOT is $TC_BPF_MNT, as for tc, else /sys/fs/bpf.
+ * A map pinned there already is reused if its type, key size, value size,
+ * max entries and flags are the object's, else the load is refused; one
+ * absent is created and pinned once every program has loaded. A failed
+ * load pins nothing and changes nothing pinned.
+ */
+#define PIN_NONE 0
+#define PIN_OBJECT_NS 1
+#define PIN_GLOBAL_NS 2
+#define BPF_PIN_ROOT_ENV "TC_BPF_MNT"
+#define BPF_PIN_ROOT_DEFAULT "/sys/fs/bpf"
+#define BPF_PIN_PATH_LEN 512
 
 /* Instruction insn (an LD_IMM64) is to load the fd of map number map. */
 struct bpf_reloc_spec {

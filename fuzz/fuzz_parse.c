@@ -2,10 +2,12 @@
 /*
  * libFuzzer target for the loader's parsing stage (no syscalls). Beyond not
  * crashing, a spec must hold together: every relocation inside its program,
- * on an LD_IMM64, naming a map that exists; every refusal says why.
+ * on an LD_IMM64, naming a map that exists; a pinned map's name a file
+ * name, its pinning one tc knows; every refusal says why.
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bpf_object.h"
 
@@ -16,8 +18,15 @@ static void check_spec(const struct bpf_object_spec *spec)
 	if (spec->map_cnt > MAX_MAPS || spec->prog_cnt > MAX_PROGS ||
 	    spec->prog_cnt == 0)
 		abort();
-	if (spec->map_cnt && spec->map_def_size != 16 && spec->map_def_size != 20)
+	if (spec->map_cnt && spec->map_def_size != 16 && spec->map_def_size != 20 &&
+	    spec->map_def_size != 28 && spec->map_def_size != 36)
 		abort();
+	for (i = 0; i < spec->map_cnt; i++)
+		if (spec->maps[i].pinning > PIN_GLOBAL_NS ||
+		    spec->maps[i].inner_id || spec->maps[i].inner_idx ||
+		    (spec->maps[i].pinning &&
+		     (!spec->maps[i].name[0] || strchr(spec->maps[i].name, '/'))))
+			abort();
 	for (i = 0; i < spec->prog_cnt; i++) {
 		const struct bpf_prog_spec *p = &spec->progs[i];
 

@@ -6,11 +6,14 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 make -s -C "$top" sockex1_kern.o tests/bin/two_progs_kern.o \
-	tests/bin/map_flags_kern.o tests/bin/mkcorrupt
+	tests/bin/map_flags_kern.o tests/bin/tc_legacy_kern.o \
+	tests/bin/tc_legacy36_kern.o tests/bin/mkcorrupt
 rm -rf "$out" && mkdir -p "$out"
 cp "$top/sockex1_kern.o" "$out/valid-sockex1"
 cp "$top/tests/bin/two_progs_kern.o" "$out/valid-two-progs"
 cp "$top/tests/bin/map_flags_kern.o" "$out/valid-map-flags"
+cp "$top/tests/bin/tc_legacy_kern.o" "$out/valid-tc-legacy"
+cp "$top/tests/bin/tc_legacy36_kern.o" "$out/valid-tc-legacy36"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$top/tests/bin/mkcorrupt" "$top/tests/bin/two_progs_kern.o" "$tmp" > /dev/null

@@ -306,12 +306,36 @@ selftest_limit=$((120 * slowdown))
 # (tests/run.sh's files, kernel, exit) in build/results/LABEL. Their KTAP
 # is checked on this host by scripts/ktap_check.py (a guest has no Python),
 # whose complaints, if any, are left in NAME.ktap-check.
+# kernel_initrd NAME KERNEL: the initramfs for KERNEL: the shared one with,
+# appended as a second cpio archive (which the kernel unpacks over the
+# first), the modules for tc that vm/fetch-kernels.sh left beside it, in
+# /lib/fds-modules (vm/init loads them); the shared one alone for a kernel
+# without them (KERNEL=...).
+kernel_initrd()
+{
+	local mods tmp
+	mods=$(dirname "$2")/modules
+	if [[ ! -f $mods/order ]]; then
+		echo "$initrd"
+		return 0
+	fi
+	tmp=$build/$1.modules
+	rm -rf "$tmp"
+	mkdir -p "$tmp/lib/fds-modules"
+	cp "$mods"/* "$tmp/lib/fds-modules/"
+	(cd "$tmp" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) > "$tmp.cpio"
+	cat "$initrd" "$tmp.cpio" > "$build/$1.initramfs.cpio"
+	rm -rf "$tmp" "$tmp.cpio"
+	echo "$build/$1.initramfs.cpio"
+}
+
 run_kernel()
 {
-	local label=$1 k=$2 name=$1 v rc dir=$results/$1
+	local label=$1 k=$2 name=$1 v rc dir=$results/$1 rd
 	say "booting $label: $k ($accel, timeout ${limit}s)"
+	rd=$(kernel_initrd "$name" "$k") || rd=$initrd
 	boot "$name" "$k" "$accel" "$limit" \
-		"TEST_TIMEOUT=$limit${CI:+ CI=$CI} ${VM_APPEND:-}"
+		"TEST_TIMEOUT=$limit${CI:+ CI=$CI} ${VM_APPEND:-}" "$rd"
 	rc=$?
 	unpack_results "$name" "$dir"
 	v=$(verdict "$name" "$rc" "$limit" "$dir")

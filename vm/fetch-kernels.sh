@@ -48,19 +48,63 @@ fi
 # unpack NAME SUITE PKG: PKG's vmlinuz into CACHE/kernels/PKG; fails when
 # the archive lists PKG but cannot give its file (a mirror missing part
 # of a pool), and ends the script on any other problem.
+# The modules the guest loads for tc (clsact is sch_ingress, the bpf
+# classifier cls_bpf) and those they depend on (modinfo's depends), taken
+# from an unpacked kernel package X into DIR uncompressed (Debian's are
+# .ko, .ko.xz or .ko.zst), with DIR/order naming them in load order. One
+# the kernel has built in (modules.builtin) is not there; none is missing.
+TC_MODULES="sch_ingress cls_bpf"
+tc_module()
+{
+	local m=$1 x=$2 out=$3 f dep
+	[[ -e $out/$m.ko ]] && return 0
+	f=$(find "$x" -path '*/modules/*' \( -name "$m.ko*" -o -name "${m//_/-}.ko*" \) \
+		-print -quit)
+	if [[ -z $f ]]; then
+		grep -qE "/(${m}|${m//_/-})\.ko\$" "$x"/{lib,usr/lib}/modules/*/modules.builtin \
+			2>/dev/null && return 0
+		echo "fetch-kernels: no module $m and not built in" >&2
+		return 1
+	fi
+	case $f in
+	*.ko) cat "$f" ;;
+	*.ko.xz) xz -dc "$f" ;;
+	*.ko.zst) zstd -qdc "$f" ;;
+	*.ko.gz) gzip -dc "$f" ;;
+	*) echo "fetch-kernels: $f: unknown compression" >&2; return 1 ;;
+	esac > "$out/$m.ko" || return 1
+	for dep in $(modinfo -F depends "$out/$m.ko" | tr , ' '); do
+		tc_module "$dep" "$x" "$out" || return 1
+	done
+	echo "$m" >> "$out/order"
+}
+
+tc_modules()
+{
+	local m
+	mkdir -p "$2"
+	: > "$2/order"
+	for m in $TC_MODULES; do
+		tc_module "$m" "$1" "$2" || return 1
+	done
+}
+
 unpack()
 {
-	local name=$1 suite=$2 pkg=$3 bin tmp k dir=$cache/kernels/$3
+	local name=$1 suite=$2 pkg=$3 bin tmp k part dir=$cache/kernels/$3
 	tmp=$(mktemp -d "$cache/kernels/.fetch.XXXXXX")
 	echo "fetch-kernels: $name: downloading $pkg from $suite" >&2
 	apt_download "$suite" "$arch" "$tmp" "$pkg" || { rm -rf "$tmp"; return 1; }
 	# Since 7.x the image package is a stub; the kernel is in linux-binary.
-	bin=$(first_dep "$suite" "$arch" "$pkg" '^linux-binary-[0-9]') ||
-		{ rm -rf "$tmp"; die "$name: cannot read the dependencies of $pkg"; }
-	if [[ -n $bin ]]; then
+	# Newer images are split: vmlinuz in linux-binary-*, the modules in
+	# linux-modules-*, modules.builtin in linux-base-*.
+	for part in binary modules base; do
+		bin=$(first_dep "$suite" "$arch" "$pkg" "^linux-$part-[0-9]") ||
+			{ rm -rf "$tmp"; die "$name: cannot read the dependencies of $pkg"; }
+		[[ -n $bin ]] || continue
 		echo "fetch-kernels: $name: downloading $bin from $suite" >&2
 		apt_download "$suite" "$arch" "$tmp" "$bin" || { rm -rf "$tmp"; return 1; }
-	fi
+	done
 	for deb in "$tmp"/*.deb; do
 		dpkg-deb -x "$deb" "$tmp/x" ||
 			{ rm -rf "$tmp"; die "$name: cannot unpack $deb"; }
@@ -73,6 +117,8 @@ unpack()
 	fi
 	mkdir -p "$dir.new"
 	cp "$k" "$dir.new/vmlinuz"
+	tc_modules "$tmp/x" "$dir.new/modules" ||
+		{ rm -rf "$tmp" "$dir.new"; die "$name: cannot take tc's modules from $pkg"; }
 	rm -rf "$tmp" "$dir"
 	mv "$dir.new" "$dir"
 }
@@ -90,7 +136,8 @@ fetch()
 	local resolved=$state/resolved.$meta
 	if [[ -s $resolved && $resolved -nt $state/updated ]]; then
 		pkg=$(<"$resolved")
-		[[ -f $cache/kernels/$pkg/vmlinuz ]] || unpack "$name" "$suite" "$pkg" || pkg=''
+		[[ -f $cache/kernels/$pkg/vmlinuz && -f $cache/kernels/$pkg/modules/order ]] ||
+			unpack "$name" "$suite" "$pkg" || pkg=''
 	fi
 	if [[ -z $pkg ]]; then
 		# shellcheck disable=SC2046
@@ -100,7 +147,7 @@ fetch()
 		for v in $versions; do
 			pkg=$(first_dep "$suite" "$arch" "$meta=$v" '^linux-image-[0-9]') || pkg=''
 			[[ -n $pkg ]] || die "$name: cannot resolve $meta $v in $suite ($arch)"
-			[[ -f $cache/kernels/$pkg/vmlinuz ]] && break
+			[[ -f $cache/kernels/$pkg/vmlinuz && -f $cache/kernels/$pkg/modules/order ]] && break
 			unpack "$name" "$suite" "$pkg" && break
 			echo "fetch-kernels: $name: $pkg ($meta $v) is listed but could not be downloaded; trying an older one" >&2
 			pkg=''

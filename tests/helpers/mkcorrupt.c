@@ -5,7 +5,9 @@
  * sizes and links, relocations, map symbols, license, version. The input must
  * be a well-formed little-endian ELF64 object with a socket* section, a .rel
  * for it, a symbol table, maps and license (as sockex1_kern.o is); with two
- * maps and a version section (as two_progs_kern.o) a few more are written.
+ * maps and a version section (as two_progs_kern.o) a few more are written;
+ * with iproute2's 28 or 36-byte definitions (tc_legacy_kern.o), the
+ * pinning ones.
  * Prints one line per file: its name, a tab, and the exact refusal the loader
  * must give for that defect (after "PATH: " in the message), so each check in the
  * loader is proven by its own file.
@@ -465,7 +467,7 @@ static void map_extent_corruption(struct layout *l, Elf64_Addr off,
 static void maps_size_corruption(struct layout *l, Elf64_Xword size,
 				 const char *what)
 {
-	expect("maps section of %llu bytes fits no definition size for %zu maps (16 or 20 bytes each)",
+	expect("maps section of %llu bytes fits no definition size for %zu maps (16, 20, 28 or 36 bytes each)",
 	       (unsigned long long)size, l->nmaps);
 	l->sh[l->maps].sh_size = size;
 	emit(orig_size, "maps-size-%s", what);
@@ -511,6 +513,66 @@ static void map_corruptions(struct layout *l)
 	expect("license section: cannot read it");
 	l->sh[l->license].sh_size = 0;
 	emit(orig_size, "license-empty");
+}
+
+/* The first map's definition: u32 words, in this machine's order. */
+static unsigned int *map_def(struct layout *l)
+{
+	return (unsigned int *)(work + l->sh[l->maps].sh_offset +
+				l->map_sym->st_value);
+}
+
+/* The first map symbol's name, in the symbol string table. */
+static char *map_name(struct layout *l)
+{
+	return (char *)work + l->sh[l->sh[l->symtab].sh_link].sh_offset +
+	       l->map_sym->st_name;
+}
+
+static void pinning_value(struct layout *l, unsigned int pinning)
+{
+	expect("map '%s': pinning %u is none of PIN_NONE (0), PIN_OBJECT_NS (1), PIN_GLOBAL_NS (2)",
+	       map_name(l), pinning);
+	map_def(l)[6] = pinning;
+	emit(orig_size, "pinning-%u", pinning);
+}
+
+/*
+ * iproute2's bpf_elf_map (28 or 36 bytes, pinned): pinning values past
+ * PIN_GLOBAL_NS, an inner map, names that are no file name, and sizes
+ * between the known ones.
+ */
+static void elf_map_corruptions(struct layout *l)
+{
+	size_t def_size = l->sh[l->maps].sh_size / l->nmaps;
+	char *name = map_name(l);
+
+	if (def_size != 28 && def_size != 36)
+		return;
+	pinning_value(l, 3);
+	pinning_value(l, 0xffffffff);
+	if (def_size == 36) {
+		expect("map '%s': inner map (inner_id 1, inner_idx 0) not supported",
+		       name);
+		map_def(l)[7] = 1;
+		emit(orig_size, "inner-id");
+		expect("map '%s': inner map (inner_id 0, inner_idx 2) not supported",
+		       name);
+		map_def(l)[8] = 2;
+		emit(orig_size, "inner-idx");
+	}
+	expect("map '': a pinned map's name must be a file name");
+	name[0] = '\0';
+	emit(orig_size, "pinned-name-empty");
+	expect("map '/%s': a pinned map's name must be a file name", name + 1);
+	name[0] = '/';
+	emit(orig_size, "pinned-name-slash");
+	expect("map '..': a pinned map's name must be a file name");
+	memcpy(name, "..", 3);
+	emit(orig_size, "pinned-name-dotdot");
+	maps_size_corruption(l, 24 * l->nmaps, "between-20-and-28");
+	maps_size_corruption(l, 32 * l->nmaps, "between-28-and-36");
+	maps_size_corruption(l, 40 * l->nmaps, "past-36");
 }
 
 /*
@@ -581,6 +643,7 @@ int main(int argc, char **argv)
 	section_corruptions(&l);
 	reloc_corruptions(&l);
 	map_corruptions(&l);
+	elf_map_corruptions(&l);
 	truncations(&l);
 	free(orig);
 	free(work);

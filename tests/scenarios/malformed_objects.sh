@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fds_example -P -p -o on malformed objects: each generated corruption of
-# sockex1_kern.o and two_progs_kern.o, the too-many-maps and too-many-programs
+# sockex1_kern.o, two_progs_kern.o and tc_legacy(36)_kern.o, the too-many-maps and too-many-programs
 # objects and every file of the fuzzers' regression corpus must exit 1 with a
 # message saying what is wrong, and pin nothing. For all but the corpus the
 # message is the exact one for that defect (mkcorrupt prints each file's;
@@ -15,6 +15,8 @@
 scenario_begin
 
 MKCORRUPT=$TOP/tests/bin/mkcorrupt
+# A pinned map of a file let through by mistake lands in this bpffs.
+export TC_BPF_MNT=$FS
 
 # make_bad: the malformed files in $T/bad, and $T/files, one line each:
 # "PATH<TAB>REFUSAL", the refusal the file must get (empty for the fuzzers'
@@ -22,9 +24,12 @@ MKCORRUPT=$TOP/tests/bin/mkcorrupt
 make_bad()
 {
 	local set name msg f
-	mkdir -p "$T/bad/sockex1" "$T/bad/two_progs"
+	mkdir -p "$T/bad/sockex1" "$T/bad/two_progs" "$T/bad/tc_legacy" "$T/bad/tc_legacy36"
 	"$MKCORRUPT" "$SOCKEX1" "$T/bad/sockex1" > "$T/sockex1.want"
 	"$MKCORRUPT" tests/bin/two_progs_kern.o "$T/bad/two_progs" > "$T/two_progs.want"
+	# iproute2's bpf_elf_map, 28 and 36 bytes: pinning's own refusals too
+	"$MKCORRUPT" tests/bin/tc_legacy_kern.o "$T/bad/tc_legacy" > "$T/tc_legacy.want"
+	"$MKCORRUPT" tests/bin/tc_legacy36_kern.o "$T/bad/tc_legacy36" > "$T/tc_legacy36.want"
 	cp tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o "$T/bad/"
 	# A sparse file past the loader's 64 MiB limit: refused before it is read.
 	truncate -s 65M "$T/bad/huge.o"
@@ -38,7 +43,7 @@ make_bad()
 		printf '%s\t%s\n' "$T/bad/many_maps_kern.o" "33 maps, at most 32" \
 			"$T/bad/many_progs_kern.o" "more than 32 programs" \
 			"$T/bad/huge.o" "larger than 64 MiB, not a BPF object"
-		for set in sockex1 two_progs; do
+		for set in sockex1 two_progs tc_legacy tc_legacy36; do
 			while IFS=$'\t' read -r name msg; do
 				printf '%s\t%s\n' "$T/bad/$set/$name" "$msg"
 			done < "$T/$set.want"
@@ -137,6 +142,14 @@ step "the generated set covers every listed defect" '
 	done
 	for want in map-symbols-at-one-offset version-size-wrong; do
 		[[ -f $T/bad/two_progs/$want ]] || fail "no $want"
+	done
+	for want in pinning-3 pinning-4294967295 pinned-name-empty pinned-name-slash \
+		    pinned-name-dotdot maps-size-between-20-and-28 \
+		    maps-size-between-28-and-36 maps-size-past-36; do
+		[[ -f $T/bad/tc_legacy/$want ]] || fail "no $want"
+	done
+	for want in inner-id inner-idx; do
+		[[ -f $T/bad/tc_legacy36/$want ]] || fail "no $want"
 	done
 	[[ -f $T/bad/many_maps_kern.o && -f $T/bad/many_progs_kern.o && -f $T/bad/huge.o ]]
 	[[ -f $T/bad/other-order/sockex1_kern.o && -f $T/bad/other-order/two_progs_kern.o ]] ||

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# tc and the project's loader sharing maps by name, across the two eras of
+# object files. The real tc (iproute2 through libbpf, which reads only
+# BTF-defined maps) attaches a counting classifier on lo (clsact) and pins
+# its map at $TC_BPF_MNT/tc/globals/tc_count; after tc has exited,
+# fds_example -G -m reads the count. The project's loader, given the
+# legacy bpf_elf_map objects (28 and 36 bytes, PIN_GLOBAL_NS), reuses that
+# map; one whose definition differs in one field is refused with a message
+# naming it, and nothing pinned changes; PIN_OBJECT_NS pins under the
+# object's SHA-1; a load the verifier refuses pins nothing; and tc loading
+# its object after the project pinned the map reuses the project's map.
+# All on this scenario's own bpffs (TC_BPF_MNT, never /sys/fs/bpf) and in
+# its own network namespace: the host's lo never sees a filter.
+if [[ -z ${FDS_TC_NETNS:-} ]]; then
+	FDS_TC_NETNS=1 exec unshare --net bash "$0" "$@"
+fi
+. "$(dirname "$0")/../lib.sh"
+scenario_begin
+# shellcheck disable=SC2034 # read in step bodies, which step() evals
+{
+	MAP_IDS=$TOP/tests/bin/helpers/map_ids
+	TC_OBJ=$TOP/tests/bin/tc_count_kern.o
+	PIN=$FS/tc/globals/tc_count
+}
+export TC_BPF_MNT=$FS
+
+prereq clsact "no clsact qdisc (sch_ingress) or cls_bpf here" '
+	ip link set lo up && tc qdisc replace dev lo clsact'
+
+# send_udp N: N datagrams on lo (each and its ICMP port unreachable pass
+# the ingress classifier); bash's /dev/udp, no exec.
+send_udp()
+{
+	local i
+	for ((i = 0; i < $1; i++)); do
+		echo x > /dev/udp/127.0.0.1/9
+	done
+}
+
+# legacy NAME: the legacy test object NAME's path.
+legacy()
+{
+	echo "$TOP/tests/bin/tc_${1}_kern.o"
+}
+
+# prog_map_ids PIN: the map ids of the program pinned at PIN.
+prog_map_ids()
+{
+	bpftool prog show pinned "$1" | sed -n 's/.*map_ids \([0-9,]*\).*/\1/p'
+}
+
+step "tc attaches the classifier on lo and pins its map at tc/globals" --needs tc,ip,clsact '
+	tc filter add dev lo ingress bpf da obj "$TC_OBJ" sec classifier
+	[[ -e $PIN ]] || { find "$FS" >&2; fail "tc pinned nothing at $PIN"; }
+	"$MAP_IDS" pinned "$PIN" > "$T/tc_id"
+'
+
+step "after tc has exited, fds_example -G -m reads the count, growing with packets" --needs tc,clsact '
+	send_udp 3
+	n1=$(lookup "$PIN" 0)
+	((n1 > 0)) || fail "count $n1 after 3 datagrams"
+	send_udp 3
+	n2=$(lookup "$PIN" 0)
+	((n2 > n1)) || fail "count $n2 after 3 more datagrams, was $n1"
+'
+
+# reuse_step NAME: the legacy object NAME loads and its program uses the
+# map tc pinned, which stays pinned as it was.
+reuse_step()
+{
+	step "the project's loader reuses the map tc pinned ($2)" --needs tc,bpftool,clsact '
+		id=$(<"$T/tc_id")
+		fds -F "$FS/prog_$1" -P -p -o "$(legacy "$1")"
+		when_finished rm -f "$FS/prog_$1"
+		expect_status 0
+		ids=$(prog_map_ids "$FS/prog_$1")
+		[[ $ids == "$id" ]] || fail "the program uses map ids $ids, tc pinned $id"
+		[[ $("$MAP_IDS" pinned "$PIN") == "$id" ]] || fail "another map pinned at $PIN"
+	' "$1"
+}
+reuse_step legacy "28-byte bpf_elf_map"
+reuse_step legacy36 "36-byte bpf_elf_map"
+
+# refuse_step NAME FIELD PINNED OBJECT: the legacy object NAME, whose
+# definition differs in FIELD, is refused naming it; nothing changes.
+refuse_step()
+{
+	step "a definition with another $2 is refused, naming it, and nothing changes" --needs tc,clsact '
+		obj=$(legacy "$1")
+		snapshot before
+		fds -F "$FS/prog_$1" -P -p -o "$obj"
+		expect_status 1
+		want="fds_example: cannot load the program from $obj: map '\''tc_count'\'' pinned at $PIN has $2 $3, the object $4"
+		[[ $(<"$T/err") == "$want" ]] || fail "stderr is not: $want"
+		same_as before
+	' "$@"
+}
+refuse_step diff_type type 2 1
+refuse_step diff_key "key size" 4 8
+refuse_step diff_value "value size" 4 8
+refuse_step diff_max "max entries" 2 4
+refuse_step diff_flags flags 0 128
+
+step "PIN_OBJECT_NS pins at tc/<SHA-1 of the object>, reused by the next load" --needs sha1sum '
+	obj=$(legacy objns)
+	read -r sum _ < <(sha1sum "$obj")
+	fds -F "$FS/prog_objns" -P -p -o "$obj"
+	expect_status 0
+	rm "$FS/prog_objns"
+	id=$("$MAP_IDS" pinned "$FS/tc/$sum/tc_count")
+	fds -F "$FS/prog_objns" -P -p -o "$obj"
+	expect_status 0
+	[[ $(prog_map_ids "$FS/prog_objns") == "$id" ]] || fail "the second load made another map"
+	rm "$FS/prog_objns"
+'
+
+step "a load the verifier refuses pins nothing" '
+	mkdir "$T/fs2" && mount -t bpf bpf "$T/fs2"
+	TC_BPF_MNT=$T/fs2 fds -F "$T/fs2/prog" -P -p -o "$(legacy badprog)"
+	expect_status 1
+	expect_err "^fds_example: cannot load the program from .*: program .socket_count. was not loaded: "
+	shopt -s nullglob	# an empty bpffs on kernels without bpf_preload
+	for f in "$T/fs2"/*; do
+		[[ $f == */progs.debug || $f == */maps.debug ]] ||
+			fail "$f exists after the failed load"
+	done
+'
+
+step "tc loading its object after the project pinned the map reuses it" --needs tc,clsact '
+	mkdir "$T/fs3" && mount -t bpf bpf "$T/fs3"
+	TC_BPF_MNT=$T/fs3 fds -F "$T/fs3/prog" -P -p -o "$(legacy legacy)"
+	expect_status 0
+	rm "$T/fs3/prog"
+	id=$("$MAP_IDS" pinned "$T/fs3/tc/globals/tc_count")
+	TC_BPF_MNT=$T/fs3 tc filter add dev lo egress bpf da obj "$TC_OBJ" sec classifier
+	[[ $("$MAP_IDS" pinned "$T/fs3/tc/globals/tc_count") == "$id" ]] ||
+		fail "tc pinned another map"
+	n0=$(lookup "$T/fs3/tc/globals/tc_count" 0)
+	send_udp 3
+	n1=$(lookup "$T/fs3/tc/globals/tc_count" 0)
+	((n1 > n0)) || fail "the map the project pinned counts $n1, was $n0: tc counts elsewhere"
+'
+
+scenario_end
