@@ -83,6 +83,44 @@ static int link_ids(int link_fd, unsigned int *id, unsigned int *prog)
 	return 0;
 }
 
+/* The RTM_SETLINK request of netlink_xdp. */
+struct xdp_request {
+	struct nlmsghdr nh;
+	struct ifinfomsg ifi;
+	char attrs[64];
+};
+
+/* Appends attribute type holding len bytes of data to the nest at rta. */
+static void nest_put(struct rtattr *nest, int type, const void *data, int len)
+{
+	struct rtattr *rta;
+
+	rta = (struct rtattr *)((char *)nest + RTA_ALIGN(nest->rta_len));
+	rta->rta_type = type;
+	rta->rta_len = RTA_LENGTH(len);
+	memcpy(RTA_DATA(rta), data, len);
+	nest->rta_len += RTA_ALIGN(rta->rta_len);
+}
+
+static void xdp_request(struct xdp_request *req, int ifindex, int prog_fd)
+{
+	__u32 flags = XDP_FLAGS_SKB_MODE;
+	struct rtattr *xdp;
+
+	memset(req, 0, sizeof(*req));
+	req->nh.nlmsg_len = NLMSG_LENGTH(sizeof(req->ifi));
+	req->nh.nlmsg_type = RTM_SETLINK;
+	req->nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req->ifi.ifi_family = AF_UNSPEC;
+	req->ifi.ifi_index = ifindex;
+	xdp = (struct rtattr *)((char *)req + NLMSG_ALIGN(req->nh.nlmsg_len));
+	xdp->rta_type = IFLA_XDP | NLA_F_NESTED;
+	xdp->rta_len = RTA_LENGTH(0);
+	nest_put(xdp, IFLA_XDP_FD, &prog_fd, sizeof(prog_fd));
+	nest_put(xdp, IFLA_XDP_FLAGS, &flags, sizeof(flags));
+	req->nh.nlmsg_len = NLMSG_ALIGN(req->nh.nlmsg_len) + xdp->rta_len;
+}
+
 /*
  * XDP through rtnetlink, the way before links (RTM_SETLINK with IFLA_XDP),
  * in generic (skb) mode: prog_fd -1 detaches. 0, or -1 and the errno the
@@ -90,52 +128,22 @@ static int link_ids(int link_fd, unsigned int *id, unsigned int *prog)
  */
 static int netlink_xdp(int ifindex, int prog_fd)
 {
-	struct {
-		struct nlmsghdr nh;
-		struct ifinfomsg ifi;
-		char attrs[64];
-	} req;
+	struct xdp_request req;
 	struct {
 		struct nlmsghdr nh;
 		struct nlmsgerr err;
 		char rest[256];
 	} ack;
-	struct rtattr *xdp, *rta;
-	__u32 flags = XDP_FLAGS_SKB_MODE;
 	int sock, err;
 	ssize_t n;
 
-	memset(&req, 0, sizeof(req));
-	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
-	req.nh.nlmsg_type = RTM_SETLINK;
-	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	req.ifi.ifi_family = AF_UNSPEC;
-	req.ifi.ifi_index = ifindex;
-	xdp = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
-	xdp->rta_type = IFLA_XDP | NLA_F_NESTED;
-	xdp->rta_len = RTA_LENGTH(0);
-	rta = (struct rtattr *)((char *)xdp + RTA_ALIGN(xdp->rta_len));
-	rta->rta_type = IFLA_XDP_FD;
-	rta->rta_len = RTA_LENGTH(sizeof(int));
-	memcpy(RTA_DATA(rta), &prog_fd, sizeof(int));
-	xdp->rta_len += RTA_ALIGN(rta->rta_len);
-	rta = (struct rtattr *)((char *)xdp + RTA_ALIGN(xdp->rta_len));
-	rta->rta_type = IFLA_XDP_FLAGS;
-	rta->rta_len = RTA_LENGTH(sizeof(flags));
-	memcpy(RTA_DATA(rta), &flags, sizeof(flags));
-	xdp->rta_len += RTA_ALIGN(rta->rta_len);
-	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + xdp->rta_len;
-
+	xdp_request(&req, ifindex, prog_fd);
 	sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (sock < 0)
 		return -1;
-	if (send(sock, &req, req.nh.nlmsg_len, 0) < 0) {
-		err = errno;
-		close(sock);
-		errno = err;
-		return -1;
-	}
-	n = recv(sock, &ack, sizeof(ack), 0);
+	n = send(sock, &req, req.nh.nlmsg_len, 0);
+	if (n >= 0)
+		n = recv(sock, &ack, sizeof(ack), 0);
 	err = errno;
 	close(sock);
 	if (n < 0) {
@@ -213,7 +221,7 @@ static int link_and_exit(int prog_fd, int ifindex, const char *pin)
 		_exit(0);
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return ECHILD;
+		return -1;
 	return WEXITSTATUS(status);
 }
 
