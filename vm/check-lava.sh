@@ -39,10 +39,11 @@ fi
 # lava_initramfs OUT: check-vm's initramfs, and appended to it (the kernel
 # unpacks one cpio archive after the other) the guest's side of the job:
 # the overlay's fetch, the cases' report, and busybox's date for LAVA's
-# test runner.
+# test runner; and, as check-vm does, the kernel's modules for tc that
+# vm/fetch-kernels.sh left beside it, in /lib/fds-modules (vm/init loads them).
 lava_initramfs()
 {
-	local extra
+	local extra mods
 	"$top/vm/mkinitramfs.sh" "$1" || return 1
 	extra=$(mktemp -d) || return 1
 	# the archive's "." becomes the guest's /: mktemp's 0700 would shut
@@ -52,6 +53,11 @@ lava_initramfs()
 	install -m 0755 "$top/vm/lava/fds-lava-fetch" "$top/vm/lava/fds-lava-cases" \
 		"$extra/usr/local/bin/"
 	ln -s /bin/busybox "$extra/usr/local/bin/date"
+	mods=$(dirname "$kernel")/modules
+	if [[ -f $mods/order ]]; then
+		mkdir -p "$extra/lib/fds-modules"
+		cp "$mods"/* "$extra/lib/fds-modules/"
+	fi
 	(cd "$extra" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) >> "$1"
 	rm -rf "$extra"
 }
