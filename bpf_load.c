@@ -882,7 +882,7 @@ static int pin_paths(struct bpf_object_spec *spec, const void *image,
 		     size_t size, struct pin_state *ps)
 {
 	const char *root = getenv(BPF_PIN_ROOT_ENV);
-	char obj[41] = "";
+	char obj[41] = "", path[BPF_PIN_PATH_LEN];
 	unsigned int i, pin;
 	int n;
 
@@ -901,8 +901,10 @@ static int pin_paths(struct bpf_object_spec *spec, const void *image,
 		/* the parser let no other value through */
 		if (pin == PIN_NONE || pin > PIN_GLOBAL_NS)
 			continue;
-		n = snprintf(ps->path[i], sizeof(ps->path[i]), "%s/%s",
-			     ps->dir[pin], spec->maps[i].name);
+		/* through path: -Wrestrict cannot tell ps->dir from ps->path */
+		n = snprintf(path, sizeof(path), "%s/%s", ps->dir[pin],
+			     spec->maps[i].name);
+		memcpy(ps->path[i], path, sizeof(path));
 	}
 	if (n >= BPF_PIN_PATH_LEN) {
 		spec_error(spec, "pin paths under '%s' longer than %d bytes",
