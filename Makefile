@@ -223,10 +223,11 @@ tests/bin/long_license_kern.o tests/bin/other-order/long_license_kern.o: tests/o
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) $(BPF_DEFS) -c -o $@ $<
 
 # What docs/walkthrough.md and docs/after-2015.md run, and the Debian
-# packages they call (bpftool, strace, ip); no kselftest header, no download
+# packages they call (bpftool, strace, ip, tc); no kselftest header, no download
 # beyond those packages.
 WALKTHROUGH_TOOLS := fds_example sockex1_kern.o examples/lo_watch \
-		     tests/bin/helpers/pinctl tests/bin/after2015_iter_kern.o
+		     tests/bin/helpers/pinctl tests/bin/after2015_iter_kern.o \
+		     tests/bin/tc_count_kern.o tests/bin/tc_diff_max_kern.o
 walkthrough-tools: $(WALKTHROUGH_TOOLS)
 	@scripts/deps.sh docs
 

@@ -31,6 +31,8 @@ static const char usage[] =
 	"                                  up key 1, set it to 7\n"
 	"       pinctl pin-at DIR NAME     pin a map as NAME relative to DIR's fd\n"
 	"       pinctl xdp LINK MAP        count lo's packets through a pinned link\n"
+	"       pinctl upgrade LINK MAP    a new counter, its map pinned at MAP,\n"
+	"                                  replaces LINK's program (BPF_F_REPLACE)\n"
 	"       pinctl send N              send N datagrams over lo\n"
 	"       pinctl count MAP           print the count\n"
 	"       pinctl unpinned            make a map, print its id, pin nothing\n"
@@ -152,6 +154,50 @@ static int cmd_xdp(const char *link_pin, const char *map_pin)
 	return 0;
 }
 
+/* The id of the program behind the link fd, or 0. */
+static unsigned int link_prog_id(int link)
+{
+	struct bpf_link_info info;
+	unsigned int len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(link, &info, &len))
+		return 0;
+	return info.prog_id;
+}
+
+static int cmd_upgrade(const char *link_pin, const char *map_pin)
+{
+	LIBBPF_OPTS(bpf_link_update_opts, opts, .flags = BPF_F_REPLACE);
+	unsigned int old_id, new_id;
+	int link, map, prog, old;
+
+	link = bpf_obj_get(link_pin);
+	if (link < 0)
+		return fail(link_pin);
+	old_id = link_prog_id(link);
+	old = bpf_prog_get_fd_by_id(old_id);
+	if (!old_id || old < 0)
+		return fail("the link's program");
+	map = bpf_create_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1);
+	if (map < 0)
+		return fail("BPF_MAP_CREATE");
+	prog = load_xdp_counter(map);
+	if (prog < 0)
+		return fail("BPF_PROG_LOAD");
+	if (bpf_obj_pin(map, map_pin))
+		return fail(map_pin);
+	opts.old_prog_fd = old;
+	if (bpf_link_update(link, prog, &opts)) {
+		unlink(map_pin);
+		return fail("BPF_LINK_UPDATE");
+	}
+	new_id = link_prog_id(link);
+	printf("link %s: program %u replaced by program %u\n", link_pin,
+	       old_id, new_id);
+	return new_id == old_id;
+}
+
 static int cmd_send(const char *count)
 {
 	char *end;
@@ -234,6 +280,8 @@ int main(int argc, char **argv)
 		return cmd_pin_at(argv[2], argv[3]);
 	if (strcmp(cmd, "xdp") == 0 && argc == 4)
 		return cmd_xdp(argv[2], argv[3]);
+	if (strcmp(cmd, "upgrade") == 0 && argc == 4)
+		return cmd_upgrade(argv[2], argv[3]);
 	if (strcmp(cmd, "send") == 0 && argc == 3)
 		return cmd_send(argv[2]);
 	if (strcmp(cmd, "count") == 0 && argc == 3)

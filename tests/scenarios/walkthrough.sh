@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# docs/walkthrough.md and its chapter docs/after-2015.md cannot drift from
+# docs/walkthrough.md and its chapters docs/after-2015.md and
+# docs/beyond-one-shell.md cannot drift from
 # the program: every "# command" line of their console blocks is run, in
 # order, in one shell with its own mount and network namespaces, and what it
 # prints must match the lines shown under it
@@ -14,7 +15,8 @@ fi
 scenario_begin
 
 # The chapter after the walkthrough goes on in the same shell.
-docs=("$TOP/docs/walkthrough.md" "$TOP/docs/after-2015.md")
+docs=("$TOP/docs/walkthrough.md" "$TOP/docs/after-2015.md"
+      "$TOP/docs/beyond-one-shell.md")
 # The document uses /tmp/bpffs; the test keeps to its own directory.
 mkdir -p "$T/bpffs"
 subst() { local s=${1//\/tmp\/bpffs/$T/bpffs}; printf '%s' "${s//\/tmp\/second/$T/second}"; }
