@@ -131,16 +131,34 @@ static int cmd_pin_at(const char *dir, const char *name)
 	return ret ? 1 : 0;
 }
 
+/*
+ * An XDP packet counter and its map (one 8-byte slot): the program's fd,
+ * the map's in *map; or -1, said on stderr.
+ */
+static int new_counter(int *map)
+{
+	int prog;
+
+	*map = bpf_create_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1);
+	if (*map < 0) {
+		fail("BPF_MAP_CREATE");
+		return -1;
+	}
+	prog = load_xdp_counter(*map);
+	if (prog < 0) {
+		fail("BPF_PROG_LOAD");
+		return -1;
+	}
+	return prog;
+}
+
 static int cmd_xdp(const char *link_pin, const char *map_pin)
 {
 	int map, prog, link;
 
-	map = bpf_create_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1);
-	if (map < 0)
-		return fail("BPF_MAP_CREATE");
-	prog = load_xdp_counter(map);
+	prog = new_counter(&map);
 	if (prog < 0)
-		return fail("BPF_PROG_LOAD");
+		return 1;
 	link = bpf_link_create(prog, if_nametoindex("lo"), BPF_XDP, NULL);
 	if (link < 0)
 		return fail("BPF_LINK_CREATE");
@@ -179,12 +197,9 @@ static int cmd_upgrade(const char *link_pin, const char *map_pin)
 	old = bpf_prog_get_fd_by_id(old_id);
 	if (!old_id || old < 0)
 		return fail("the link's program");
-	map = bpf_create_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1);
-	if (map < 0)
-		return fail("BPF_MAP_CREATE");
-	prog = load_xdp_counter(map);
+	prog = new_counter(&map);
 	if (prog < 0)
-		return fail("BPF_PROG_LOAD");
+		return 1;
 	if (bpf_obj_pin(map, map_pin))
 		return fail(map_pin);
 	opts.old_prog_fd = old;
