@@ -125,6 +125,8 @@ int bpf_token_create(int bpffs_fd, const struct bpf_token_create_opts *opts);
  * kernel does not fill read 0. -1 with errno set on error.
  */
 int bpf_map_get_info(int fd, struct bpf_map_info *info);
+/* The same for the link behind fd (5.8: its id, program id, type). */
+int bpf_link_get_info(int fd, struct bpf_link_info *info);
 /* 1 if a lookup in a map of this type writes one value per possible CPU. */
 int bpf_map_type_percpu(unsigned int map_type);
 

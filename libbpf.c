@@ -497,6 +497,14 @@ int bpf_map_get_info(int fd, struct bpf_map_info *info)
 	return bpf_obj_get_info_by_fd(fd, info, &len);
 }
 
+int bpf_link_get_info(int fd, struct bpf_link_info *info)
+{
+	__u32 len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	return bpf_obj_get_info_by_fd(fd, info, &len);
+}
+
 /*
  * value_size is one CPU's share: a lookup in these writes value_size bytes,
  * rounded up to 8, for each possible CPU.

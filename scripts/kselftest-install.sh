@@ -58,7 +58,7 @@ copy_suite()
 	# of make check-vm and make check-lava run the tree with it.
 	cp "$top/tests/lib.sh" "$top/tests/run.sh" "$col/tests/"
 	cp -r "$top/tests/data" "$top/tests/bin" "$col/tests/"
-	find "$col/tests/bin" \( -name '*.d' -o -name bpffs_fixture.o \) -delete
+	find "$col/tests/bin" \( -name '*.d' -o -name '*.t.o' -o -name bpffs_fixture.o \) -delete
 	mkdir -p "$col/tests/scenarios"
 	while read -r s; do
 		cp "$top/tests/scenarios/$s" "$col/tests/scenarios/"

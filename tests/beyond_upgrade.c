@@ -58,25 +58,12 @@ static long long counted(const struct counter *c)
 	return bpf_lookup_elem(c->map, &key, &n) ? -1 : (long long)n;
 }
 
-static unsigned int prog_id(int prog_fd)
-{
-	struct bpf_prog_info info;
-	unsigned int len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
-		return 0;
-	return info.id;
-}
-
-/* The link's id and its program's id, from the link's fd; 0 on failure. */
+/* The link's id and its program's id, from the link's fd; -1 on failure. */
 static int link_ids(int link_fd, unsigned int *id, unsigned int *prog)
 {
 	struct bpf_link_info info;
-	unsigned int len = sizeof(info);
 
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(link_fd, &info, &len))
+	if (bpf_link_get_info(link_fd, &info))
 		return -1;
 	*id = info.id;
 	*prog = info.prog_id;
@@ -253,13 +240,13 @@ TEST_F(upgrade, an_update_through_the_pin_swaps_the_program_in_place)
 	link = bpf_obj_get(self->link_pin);
 	ASSERT_GE(link, 0) TH_LOG("get: %s", strerror(errno));
 	ASSERT_EQ(0, link_ids(link, &id, &prog));
-	EXPECT_EQ(prog_id(self->a.prog), prog);
+	EXPECT_EQ(prog_id_of(self->a.prog), prog);
 	record_result("link-update-pinned-xdp",
 		      bpf_link_update(link, self->b.prog, NULL));
 	ASSERT_EQ(0, link_ids(link, &id2, &prog2));
 	close(link);
 	EXPECT_EQ(id, id2);
-	EXPECT_EQ(prog_id(self->b.prog), prog2);
+	EXPECT_EQ(prog_id_of(self->b.prog), prog2);
 
 	ASSERT_EQ(0, send_and_receive(self->sink, 7));
 	EXPECT_EQ(5, counted(&self->a));
@@ -282,7 +269,7 @@ TEST_F(upgrade, replace_names_the_program_it_expects_to_find)
 	record_result("link-update-replace-wrong-old", ret);
 	EXPECT_EQ(-1, ret);
 	ASSERT_EQ(0, link_ids(link, &id, &prog));
-	EXPECT_EQ(prog_id(self->a.prog), prog);
+	EXPECT_EQ(prog_id_of(self->a.prog), prog);
 
 	/* a is: b takes its place */
 	opts.old_prog_fd = self->a.prog;
@@ -290,7 +277,7 @@ TEST_F(upgrade, replace_names_the_program_it_expects_to_find)
 	record_result("link-update-replace-right-old", ret);
 	EXPECT_EQ(0, ret);
 	ASSERT_EQ(0, link_ids(link, &id, &prog));
-	EXPECT_EQ(prog_id(self->b.prog), prog);
+	EXPECT_EQ(prog_id_of(self->b.prog), prog);
 	close(link);
 
 	ASSERT_EQ(0, send_and_receive(self->sink, 3));
@@ -344,7 +331,7 @@ TEST_F(upgrade, no_packet_is_lost_in_the_swap)
 	ASSERT_GE(link, 0);
 	ASSERT_EQ(0, link_ids(link, &id, &prog));
 	close(link);
-	EXPECT_EQ(prog_id(self->a.prog), prog);
+	EXPECT_EQ(prog_id_of(self->a.prog), prog);
 }
 
 /*

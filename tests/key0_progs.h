@@ -3,7 +3,8 @@
  * Programs built from instructions in the tests, all of one shape: look up
  * key 0 of a map, act on the value if there is one, return. The XDP packet
  * counter is used by after2015_links.c and the pinctl helper, the
- * value-touching socket filters by after2015_pinning.c.
+ * value-touching socket filters by after2015_pinning.c, the dispatcher
+ * that tail-calls through a prog array by beyond_prog_array.c.
  */
 #ifndef KEY0_PROGS_H
 #define KEY0_PROGS_H
@@ -91,6 +92,53 @@ static inline int load_xdp_counter(int map_fd)
 	const struct bpf_insn *body = xdp_counter_body(&len);
 
 	return load_key0_prog(BPF_PROG_TYPE_XDP, map_fd, body, len, XDP_PASS);
+}
+
+/* Room for tail_call_insns' program: the tail call, then key0_insns'. */
+#define TAIL_CALL_INSNS_MAX (5 + KEY0_INSNS_MAX)
+
+/*
+ * A dispatcher: it tail-calls the program at index 0 of the prog array
+ * jmp_fd. When that slot is empty the call falls through: the program then
+ * adds one to key 0 of fall_map (8-byte values) and returns retval, or only
+ * returns retval when fall_map is -1. The number of instructions written
+ * to insns (room for TAIL_CALL_INSNS_MAX).
+ */
+static inline int tail_call_insns(struct bpf_insn *insns, int jmp_fd,
+				  int fall_map, int retval)
+{
+	const struct bpf_insn call[] = {
+		/* r1 is still the context, as the entry left it */
+		BPF_LD_MAP_FD(BPF_REG_2, jmp_fd),
+		BPF_MOV64_IMM(BPF_REG_3, 0),
+		BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, 0, 0,
+			     BPF_FUNC_tail_call),
+	};
+	int n = sizeof(call) / sizeof(call[0]), len, more;
+	const struct bpf_insn *body = xdp_counter_body(&len);
+
+	_Static_assert(sizeof(call) <= 5 * sizeof(struct bpf_insn),
+		       "TAIL_CALL_INSNS_MAX counts the call's slots");
+	memcpy(insns, call, sizeof(call));
+	if (fall_map < 0) {
+		insns[n++] = BPF_MOV64_IMM(BPF_REG_0, retval);
+		insns[n++] = BPF_EXIT_INSN();
+		return n;
+	}
+	more = key0_insns(insns + n, fall_map, body, len, retval);
+	return more < 0 ? -1 : n + more;
+}
+
+/* Loads tail_call_insns' program as the given type: its fd, or -1. */
+static inline int load_tail_call_prog(enum bpf_prog_type type, int jmp_fd,
+				      int fall_map, int retval)
+{
+	struct bpf_insn insns[TAIL_CALL_INSNS_MAX];
+	int n = tail_call_insns(insns, jmp_fd, fall_map, retval);
+
+	if (n < 0)
+		return -1;
+	return bpf_prog_load(type, insns, n * sizeof(*insns), "GPL", 0);
 }
 
 /*

@@ -273,4 +273,44 @@ TEST(bpf_prog_load_refuses_a_length_that_is_not_whole_instructions)
 		close(fd);
 }
 
+/*
+ * Whether the kernel compiles a program to machine code (the JIT) or runs
+ * it in its interpreter: what `bpftool prog show` prints as "jited NB" or
+ * "not jited", and what the walkthrough expects. net.core.bpf_jit_enable
+ * decides, where the kernel has a JIT at all.
+ */
+TEST(a_program_is_jited_exactly_when_the_jit_is_on)
+{
+	const struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	char sysctl[16] = "absent";
+	FILE *f;
+	int fd;
+
+	f = fopen("/proc/sys/net/core/bpf_jit_enable", "re");
+	if (f) {
+		if (!fgets(sysctl, sizeof(sysctl), f))
+			snprintf(sysctl, sizeof(sysctl), "unreadable");
+		sysctl[strcspn(sysctl, "\n")] = '\0';
+		fclose(f);
+	}
+	matrix_record("net.core.bpf_jit_enable", "%s", sysctl);
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns,
+			   sizeof(insns), "GPL", 0);
+	ASSERT_GE(fd, 0) TH_LOG("load: %s", strerror(errno));
+	memset(&info, 0, sizeof(info));
+	ASSERT_EQ(0, bpf_obj_get_info_by_fd(fd, &info, &len));
+	close(fd);
+	matrix_record("prog-jited", "%s", info.jited_prog_len ? "yes" : "no");
+	/* 1 on, 2 on with debug output; 0 off; absent: no JIT built */
+	EXPECT_EQ(!strcmp(sysctl, "1") || !strcmp(sysctl, "2"),
+		  info.jited_prog_len != 0)
+		TH_LOG("bpf_jit_enable %s, jited %u bytes", sysctl,
+		       info.jited_prog_len);
+}
+
 TEST_HARNESS_MAIN

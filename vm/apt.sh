@@ -76,6 +76,41 @@ apt_opts()
 	     "$( ((EUID == 0)) && echo "-o APT::Sandbox::User=root")"
 }
 
+# update_lists SUITE ARCH DIR: apt-get update into DIR, every index fetched
+# (apt-get exits 0 on some fetch errors: a missing index is one). A mirror
+# caught mid-sync ("File has unexpected size") may heal within minutes:
+# three tries, 30 s apart. If then only indexes of SUITE-security or
+# SUITE-updates are missing, it goes on with a warning: every package the
+# project fetches is in SUITE itself, at its point release's version.
+update_lists()
+{
+	local try failed rc
+	for try in 1 2 3; do
+		echo "apt: apt-get update for $1 ($2)$( ((try > 1)) && echo ", try $try")" >&2
+		rc=0
+		# shellcheck disable=SC2046
+		apt-get $(apt_opts "$1" "$2") -q update > "$3/update.log" 2>&1 || rc=$?
+		# (callers may run under set -euo pipefail)
+		failed=$(grep -oE '^(W|E): Failed to fetch [^ ]+' "$3/update.log" |
+			awk '{ print $NF }' || true)
+		if ((rc == 0)) &&
+		   ! grep -qE '^(W|E): (Failed|Some index files failed)' "$3/update.log"; then
+			return 0
+		fi
+		cat "$3/update.log" >&2
+		((try < 3)) || break
+		echo "apt: an index could not be fetched; again in 30 s" >&2
+		sleep 30
+	done
+	# apt-get exits 100 when an index failed; only then is the list known
+	if ((rc == 0 || rc == 100)) && [[ -n $failed ]] &&
+	   ! grep -vqE "/dists/$1-(security|updates)/" <<< "$failed"; then
+		echo "apt: warning: going on without ${failed//$'\n'/ }: the packages come from $1 itself" >&2
+		return 0
+	fi
+	die "apt-get update for $1 ($2) failed, three times"
+}
+
 # prepare_suite SUITE ARCH: writes the sources list and refreshes the lists
 # when missing or a day old (FETCH_UPDATE=1: now).
 prepare_suite()
@@ -98,15 +133,7 @@ prepare_suite()
 	fi
 	if [[ ${FETCH_UPDATE:-0} == 1 ]] ||
 	   [[ ! -f $d/updated || -n $(find "$d/updated" -mmin +1440) ]]; then
-		echo "apt: apt-get update for $suite ($arch)" >&2
-		# shellcheck disable=SC2046
-		apt-get $(apt_opts "$suite" "$arch") -q update > "$d/update.log" 2>&1 ||
-			{ cat "$d/update.log" >&2; die "apt-get update for $suite ($arch) failed"; }
-		# apt-get update exits 0 on some fetch errors; a missing index is one
-		if grep -qE '^(W|E): (Failed|Some index files failed)' "$d/update.log"; then
-			cat "$d/update.log" >&2
-			die "apt-get update for $suite ($arch) could not fetch every index"
-		fi
+		update_lists "$suite" "$arch" "$d"
 		touch "$d/updated"	# (apt dates the lists by the archive's clock)
 	fi
 }

@@ -33,6 +33,12 @@ static const char usage[] =
 	"       pinctl xdp LINK MAP        count lo's packets through a pinned link\n"
 	"       pinctl upgrade LINK MAP    a new counter, its map pinned at MAP,\n"
 	"                                  replaces LINK's program (BPF_F_REPLACE)\n"
+	"       pinctl tailcall LINK JMP MAP  a dispatcher on lo (link pinned at\n"
+	"                                  LINK) tail-calls slot 0 of a prog\n"
+	"                                  array, pinned at JMP (- for nowhere),\n"
+	"                                  which holds a counter (map at MAP)\n"
+	"       pinctl slot LINK           what that slot holds, once the kernel\n"
+	"                                  has had up to 5 s to empty it\n"
 	"       pinctl send N              send N datagrams over lo\n"
 	"       pinctl count MAP           print the count\n"
 	"       pinctl unpinned            make a map, print its id, pin nothing\n"
@@ -176,12 +182,8 @@ static int cmd_xdp(const char *link_pin, const char *map_pin)
 static unsigned int link_prog_id(int link)
 {
 	struct bpf_link_info info;
-	unsigned int len = sizeof(info);
 
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(link, &info, &len))
-		return 0;
-	return info.prog_id;
+	return bpf_link_get_info(link, &info) ? 0 : info.prog_id;
 }
 
 static int cmd_upgrade(const char *link_pin, const char *map_pin)
@@ -211,6 +213,106 @@ static int cmd_upgrade(const char *link_pin, const char *map_pin)
 	printf("link %s: program %u replaced by program %u\n", link_pin,
 	       old_id, new_id);
 	return new_id == old_id;
+}
+
+/*
+ * The prog-array trap, for docs/beyond-one-shell.md: the dispatcher holds
+ * the array, but the array's slots are emptied when its last user
+ * reference (fd or pin) goes; with JMP "-" that is when this process exits.
+ */
+static int cmd_tailcall(const char *link_pin, const char *jmp_pin,
+			const char *map_pin)
+{
+	int map, counter, jmp, dispatcher, link, pinned = strcmp(jmp_pin, "-");
+	__u32 slot = 0;
+
+	counter = new_counter(&map);
+	if (counter < 0)
+		return 1;
+	jmp = bpf_create_map(BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 1);
+	if (jmp < 0)
+		return fail("BPF_MAP_CREATE");
+	if (bpf_update_elem(jmp, &slot, &counter, BPF_ANY))
+		return fail("update slot 0");
+	dispatcher = load_tail_call_prog(BPF_PROG_TYPE_XDP, jmp, -1, XDP_PASS);
+	if (dispatcher < 0)
+		return fail("BPF_PROG_LOAD");
+	link = bpf_link_create(dispatcher, if_nametoindex("lo"), BPF_XDP, NULL);
+	if (link < 0)
+		return fail("BPF_LINK_CREATE");
+	if (bpf_obj_pin(map, map_pin))
+		return fail(map_pin);
+	if (pinned && bpf_obj_pin(jmp, jmp_pin)) {
+		unlink(map_pin);
+		return fail(jmp_pin);
+	}
+	if (bpf_obj_pin(link, link_pin)) {
+		unlink(map_pin);
+		if (pinned)
+			unlink(jmp_pin);
+		return fail(link_pin);
+	}
+	printf("XDP dispatcher on lo, link pinned at %s; its prog array, a counter in slot 0, pinned %s%s\n",
+	       link_pin, pinned ? "at " : "nowhere", pinned ? jmp_pin : "");
+	return 0;
+}
+
+/* The fd of the prog array the program prog uses, or -1. */
+static int prog_array_of(int prog)
+{
+	struct bpf_prog_info info;
+	struct bpf_map_info map;
+	__u32 len = sizeof(info), ids[8], i, n;
+	int fd;
+
+	memset(&info, 0, sizeof(info));
+	info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
+	info.map_ids = (unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(prog, &info, &len))
+		return -1;
+	n = info.nr_map_ids < 8 ? info.nr_map_ids : 8;
+	for (i = 0; i < n; i++) {
+		fd = bpf_map_get_fd_by_id(ids[i]);
+		if (fd < 0)
+			continue;
+		if (bpf_map_get_info(fd, &map) == 0 &&
+		    map.type == BPF_MAP_TYPE_PROG_ARRAY)
+			return fd;
+		close(fd);
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+static int cmd_slot(const char *link_pin)
+{
+	__u32 slot = 0, prog = 0;
+	int link, dispatcher, jmp, tries, ret = -1;
+
+	link = bpf_obj_get(link_pin);
+	if (link < 0)
+		return fail(link_pin);
+	dispatcher = bpf_prog_get_fd_by_id(link_prog_id(link));
+	if (dispatcher < 0)
+		return fail("the link's program");
+	jmp = prog_array_of(dispatcher);
+	if (jmp < 0)
+		return fail("the dispatcher's prog array");
+	/* the kernel empties the slots from a work queue: give it time */
+	for (tries = 0; tries < 500; tries++) {
+		ret = bpf_lookup_elem(jmp, &slot, &prog);
+		if (ret && errno != ENOENT)
+			return fail("lookup slot 0");
+		if (ret)
+			break;
+		usleep(10000);
+	}
+	printf("slot 0 of the prog array behind %s: ", link_pin);
+	if (ret)
+		printf("empty\n");
+	else
+		printf("program %u\n", prog);
+	return 0;
 }
 
 static int cmd_send(const char *count)
@@ -297,6 +399,10 @@ int main(int argc, char **argv)
 		return cmd_xdp(argv[2], argv[3]);
 	if (strcmp(cmd, "upgrade") == 0 && argc == 4)
 		return cmd_upgrade(argv[2], argv[3]);
+	if (strcmp(cmd, "tailcall") == 0 && argc == 5)
+		return cmd_tailcall(argv[2], argv[3], argv[4]);
+	if (strcmp(cmd, "slot") == 0 && argc == 3)
+		return cmd_slot(argv[2]);
 	if (strcmp(cmd, "send") == 0 && argc == 3)
 		return cmd_send(argv[2]);
 	if (strcmp(cmd, "count") == 0 && argc == 3)

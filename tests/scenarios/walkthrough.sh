@@ -8,8 +8,10 @@
 # clean and make install puts the three files where they belong.
 # Each command is one step; WALKTHROUGH_PRINT=1 also prints what each
 # command really printed, for authors.
+# net.core.bpf_jit_enable is seen only from the first network namespace.
 if [[ -z ${FDS_NETNS:-} ]]; then
-	FDS_NETNS=1 exec unshare --net bash "$0" "$@"
+	FDS_JIT_ENABLE=$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null) \
+		FDS_NETNS=1 exec unshare --net bash "$0" "$@"
 fi
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
@@ -105,6 +107,83 @@ expect_printed()
 	done
 }
 
+# The documents show an x86_64 machine. Where this machine differs from it
+# in one of three known ways, the replay rewrites a command or what the
+# document shows under it, and says so in the step's name:
+# - big-endian (s390x): bpftool's keys and values are bytes in memory
+#   order, so each list of them (after "key" or "value" in a command,
+#   after "key:" or "value:" in its output) is reversed: every key and
+#   value in the documents is one integer;
+# - net.core.bpf_jit_enable 0, programs run in the interpreter: bpftool
+#   shows "not jited" where the document shows "jited {N}B";
+# - no kernel BTF (Debian's s390x 6.1): bpftool iter pin is refused, and
+#   the iterator's pin is then missing.
+# Each also has a kernel-matrix row: prog-jited, iter-pin-bpftool.
+BIG_ENDIAN=$([[ $(printf 'AB' | od -An -tx2 | tr -d ' ') == 4142 ]] && echo 1 || echo 0)
+JIT_OFF=$([[ ${FDS_JIT_ENABLE:-} == [12] ]] && echo 0 || echo 1)
+NO_BTF=$([[ -r /sys/kernel/btf/vmlinux ]] && echo 0 || echo 1)
+
+# reverse_lists LINE KEYWORDS...: LINE with the list of hex or decimal
+# bytes after each keyword reversed; the spaces between words stay as they
+# were.
+reverse_lists()
+{
+	local rest=$1 k in=0 i j t a b
+	local -a seps=() words=() list=()
+	while [[ $rest =~ ^([[:space:]]*)([^[:space:]]+)(.*)$ ]]; do
+		seps+=("${BASH_REMATCH[1]}") words+=("${BASH_REMATCH[2]}")
+		rest=${BASH_REMATCH[3]}
+	done
+	for i in "${!words[@]}" end; do
+		if [[ $i != end ]] && ((in)) &&
+		   [[ ${words[i]} =~ ^(0x)?[0-9a-fA-F]{1,2}$ ]]; then
+			list+=("$i")
+			continue
+		fi
+		for ((j = 0; j < ${#list[@]} / 2; j++)); do
+			a=${list[j]} b=${list[-1 - j]}
+			t=${words[a]}
+			words[a]=${words[b]} words[b]=$t
+		done
+		list=() in=0
+		[[ $i == end ]] && break
+		for k in "${@:2}"; do
+			[[ ${words[i]} == "$k" ]] && in=1
+		done
+	done
+	for i in "${!words[@]}"; do
+		printf '%s%s' "${seps[i]}" "${words[i]}"
+	done
+	printf '%s' "$rest"
+}
+
+# variant CMD SHOWN: sets vcmd, vshown and vnote for this machine.
+variant()
+{
+	local line acc=''
+	vcmd=$1 vshown=$2 vnote=
+	if ((BIG_ENDIAN)) && [[ $1 == "bpftool map "* ]]; then
+		vcmd=$(reverse_lists "$1" key value)
+		while IFS= read -r line; do
+			[[ $line == "key: "* ]] && line=$(reverse_lists "$line" key: value:)
+			acc+=$line$'\n'
+		done <<< "${2%$'\n'}"
+		[[ -n $2 ]] && vshown=$acc
+		[[ $vcmd != "$1" || $vshown != "$2" ]] &&
+			vnote=" (big-endian: bytes reversed)"
+	fi
+	if ((JIT_OFF)) && [[ $vshown == *"jited {N}B"* ]]; then
+		vshown=${vshown//jited \{N\}B/not jited} vnote=" (no JIT: not jited)"
+	fi
+	if ((NO_BTF)) && [[ $1 == "bpftool iter pin "* ]]; then
+		vshown=$'libbpf: failed to find valid kernel BTF\nlibbpf: Error loading vmlinux BTF: {...}\nlibbpf: failed to load object {...}\nError: can\'t load objfile {...}\n'
+		vnote=" (no kernel BTF: refused)"
+	elif ((NO_BTF)) && [[ $2 == "map {N}"$'\n' && $1 == "grep "* ]]; then
+		vshown=$'grep: {...}: No such file or directory\n'
+		vnote=" (no kernel BTF: no iterator)"
+	fi
+}
+
 step "the walkthrough has commands to check" '((${#cmds[@]} > 20))'
 
 # WALKTHROUGH_PRINT=1: each command and what it printed, on the scenario's
@@ -114,7 +193,8 @@ exec 9>&2
 for i in "${!cmds[@]}"; do
 	# The reader enters the namespaces with this; the test is already in them.
 	[[ ${cmds[i]} == "unshare --mount --net bash" || ${cmds[i]} == exit ]] && continue
-	step "walkthrough: ${cmds[i]}" '
+	variant "${cmds[i]}" "${outs[i]}"
+	step "walkthrough: ${cmds[i]}$vnote" '
 		doc_load
 		set +e
 		eval "$(subst "$1")" > "$T/wo" 2>&1 < /dev/null 9>&-
@@ -124,7 +204,7 @@ for i in "${!cmds[@]}"; do
 			{ printf "# %s\n" "$1"; cat "$T/wo"; } >&9
 		fi
 		expect_printed "$2"
-	' "${cmds[i]}" "${outs[i]}"
+	' "$vcmd" "$vshown"
 done
 
 # excerpts_match DOC SOURCE: each ```c block of DOC is in SOURCE, line for
