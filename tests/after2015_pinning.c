@@ -142,21 +142,14 @@ TEST_F(fs, the_pin_file_mode_decides_what_nobody_may_open)
 		{ 0666, 0, "plain", 1 },
 	};
 	int fd, gate, got, i;
-	char row[64], sysctl[16] = "absent";
-	FILE *f;
+	char row[64], sysctl[16];
 
 	fd = small_array();
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, bpf_obj_pin(fd, self->pin));
 	close(fd);
 
-	f = fopen("/proc/sys/kernel/unprivileged_bpf_disabled", "re");
-	if (f) {
-		if (!fgets(sysctl, sizeof(sysctl), f))
-			snprintf(sysctl, sizeof(sysctl), "unreadable");
-		sysctl[strcspn(sysctl, "\n")] = '\0';
-		fclose(f);
-	}
+	read_sysctl("/proc/sys/kernel/unprivileged_bpf_disabled", sysctl, sizeof(sysctl));
 	matrix_record("kernel.unprivileged_bpf_disabled", "%s", sysctl);
 
 	/*

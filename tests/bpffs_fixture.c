@@ -264,6 +264,19 @@ int prog_map_ids(int fd, unsigned int *ids, unsigned int max)
 	return info.nr_map_ids;
 }
 
+void read_sysctl(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	snprintf(buf, len, "absent");
+	if (!f)
+		return;
+	if (!fgets(buf, len, f))
+		snprintf(buf, len, "unreadable");
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
 /* Number of open fds of this process, to show nothing leaked. */
 int open_fd_count(void)
 {

@@ -109,6 +109,12 @@ unsigned int prog_id_of(int fd);
 /* The ids of the maps a program uses; returns how many, or -1. */
 int prog_map_ids(int fd, unsigned int *ids, unsigned int max);
 
+/*
+ * A sysctl's first line, as /proc/sys/PATH gives it, into buf: "absent"
+ * if the file cannot be opened, "unreadable" if it has no line.
+ */
+void read_sysctl(const char *path, char *buf, size_t len);
+
 /* Number of open fds of this process, to show nothing leaked. */
 int open_fd_count(void);
 

@@ -287,17 +287,10 @@ TEST(a_program_is_jited_exactly_when_the_jit_is_on)
 	};
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
-	char sysctl[16] = "absent";
-	FILE *f;
+	char sysctl[16];
 	int fd;
 
-	f = fopen("/proc/sys/net/core/bpf_jit_enable", "re");
-	if (f) {
-		if (!fgets(sysctl, sizeof(sysctl), f))
-			snprintf(sysctl, sizeof(sysctl), "unreadable");
-		sysctl[strcspn(sysctl, "\n")] = '\0';
-		fclose(f);
-	}
+	read_sysctl("/proc/sys/net/core/bpf_jit_enable", sysctl, sizeof(sysctl));
 	matrix_record("net.core.bpf_jit_enable", "%s", sysctl);
 	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns,
 			   sizeof(insns), "GPL", 0);
