@@ -79,10 +79,9 @@ static const char *loader_error(int err)
 
 static long long count(int map)
 {
-	__u32 key = 0;
 	__u64 n = 0;
 
-	return bpf_lookup_elem(map, &key, &n) ? -1 : (long long)n;
+	return read_count(map, &n) ? -1 : (long long)n;
 }
 
 /*

@@ -251,19 +251,6 @@ unsigned int prog_id_of(int fd)
 }
 
 /* The ids of the maps a program uses; returns how many, or -1. */
-int prog_map_ids(int fd, unsigned int *ids, unsigned int max)
-{
-	struct bpf_prog_info info;
-	unsigned int len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = max;
-	info.map_ids = (unsigned long)ids;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return -1;
-	return info.nr_map_ids;
-}
-
 void read_sysctl(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");

@@ -32,6 +32,7 @@
 #include "bpf_syscall.h"
 #include "libbpf.h"
 #include "lo_net.h"
+#include "prog_maps.h"
 
 /*
  * A bpffs that only this process (a harness test child) and its children
@@ -106,8 +107,7 @@ unsigned int map_id_of(int fd);
 /* The id of the map pinned at path, or 0 if none can be got there. */
 unsigned int pinned_map_id(const char *path);
 unsigned int prog_id_of(int fd);
-/* The ids of the maps a program uses; returns how many, or -1. */
-int prog_map_ids(int fd, unsigned int *ids, unsigned int max);
+/* prog_map_ids(): the ids of the maps a program uses (prog_maps.h). */
 
 /*
  * A sysctl's first line, as /proc/sys/PATH gives it, into buf: "absent"

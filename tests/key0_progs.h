@@ -141,19 +141,26 @@ static inline int load_tail_call_prog(enum bpf_prog_type type, int jmp_fd,
 	return bpf_prog_load(type, insns, n * sizeof(*insns), "GPL", 0);
 }
 
+/* The count so far: key 0 of the counter's map map_fd. 0, or -1 and errno. */
+static inline int read_count(int map_fd, __u64 *count)
+{
+	__u32 key = 0;
+
+	return bpf_lookup_elem(map_fd, &key, count);
+}
+
 /*
- * The count so far: key 0 of the counter's map, pinned at map_pin. 0, or
- * -1 and errno if the pin cannot be got or the key read.
+ * The count so far of the counter's map pinned at map_pin. 0, or -1 and
+ * errno if the pin cannot be got or the key read.
  */
 static inline int read_pinned_count(const char *map_pin, __u64 *count)
 {
-	__u32 key = 0;
 	int fd, ret, err;
 
 	fd = bpf_obj_get(map_pin);
 	if (fd < 0)
 		return -1;
-	ret = bpf_lookup_elem(fd, &key, count);
+	ret = read_count(fd, count);
 	err = errno;
 	close(fd);
 	errno = err;

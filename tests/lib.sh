@@ -99,8 +99,8 @@ scenario_end()
 	exit 0
 }
 
-# step NAME [--needs PREREQ[,PREREQ...]] [--host-only] BODY [ARG...]
-# step NAME [--needs ...] [--host-only] --findings FILE
+# step NAME [--needs PREREQ[,PREREQ...]] [--host-only] [--kernel-independent] BODY [ARG...]
+# step NAME [--needs ...] [--host-only] [--kernel-independent] --findings FILE
 # Runs BODY with `set -e` in a subshell, with ARG... as its "$@" (values go
 # in as arguments, never quoted into the body). The step is "ok NAME" when
 # BODY and its cleanups succeed, "not ok NAME" with its output otherwise.
@@ -115,15 +115,23 @@ scenario_end()
 #             kselftest tree: for kernel-independent checks that need what
 #             a guest lacks (make, mandoc, cc, dot) or the source tree; the
 #             native run of make check covers them.
+#   --kernel-independent  left out in QEMU guests (FDS_IN_VM) but an
+#             architecture's first (FDS_ARCH_ONCE=1): for checks whose verdict
+#             never depends on the kernel (a usage error, refused before any
+#             syscall); make check runs them natively, as tests/run.sh does
+#             whole scenarios marked "# kernel-independent:".
 # Inside BODY, when_finished 'commands' registers a cleanup.
 step()
 {
-	local name=$1 needs='' host_only=0 findings='' body rc
+	local name=$1 needs='' host_only=0 left_out=0 findings='' body rc
 	shift
 	while (($#)); do
 		case $1 in
 		--needs) needs=$2; shift 2 ;;
 		--host-only) host_only=1; shift ;;
+		--kernel-independent)
+			[[ -n ${FDS_IN_VM:-} && ${FDS_ARCH_ONCE:-} != 1 ]] && left_out=1
+			shift ;;
 		--findings) findings=$2; shift 2 ;;
 		*) break ;;
 		esac
@@ -135,6 +143,7 @@ step()
 	body=${1:-}
 	(($#)) && shift
 	((host_only)) && [[ -n ${FDS_IN_VM:-} || -z $FDS_SOURCE_TREE ]] && return 0
+	((left_out)) && return 0
 	step_name "$name"
 	name=$STEP_NAME
 	if ! have_all "$needs"; then

@@ -21,7 +21,9 @@
 #                                 options instead of the architecture's
 #                                 (make bench compares them)
 #   VM_APPEND="..."               extra kernel command line (FDS_TESTS=NAME
-#                                 runs only the tests matching NAME)
+#                                 runs only the tests matching NAME;
+#                                 FDS_ARCH_ONCE=1 the kernel-independent
+#                                 tests too; FDS_BOOT_ONLY=1 no test)
 #   VM_SELFTEST=0                 skip the broken-guest checks
 #   MATRIX_UPDATE=1               rewrite docs/kernel-matrix.md's columns
 # Streams each guest's console, keeps it in build/vm/, and ends with a
@@ -146,7 +148,7 @@ boot()
 	local name=$1 kernel=$2 accel=$3 limit=$4 append=$5 initramfs=${6:-$initrd}
 	local log=$build/$name.log qpid rc start=$EPOCHREALTIME line events qemu
 
-	rm -f "$build/$name".{boot,total,killed,results,events,qemu}
+	rm -f "$build/$name".{boot,total,killed,results,events,qemu,times}
 	# all exist before tail follows them
 	: > "$log.raw"
 	: > "$log"
@@ -175,6 +177,9 @@ boot()
 	while IFS= read -r line; do
 		printf '%s\n' "$line" >> "$log"
 		[[ -n ${QUIET_VM:-} ]] || printf '[%s] %s\n' "$name" "$line"
+		# when each test started and ended, for make bench
+		[[ $line == *"selftests: fds_example: "* ]] &&
+			printf '%s\t%s\n' "$(secs "$start")" "$line" >> "$build/$name.times"
 	done
 	wait "$qpid"
 	rc=$?
@@ -329,13 +334,14 @@ kernel_initrd()
 	echo "$build/$1.initramfs.cpio"
 }
 
+# run_kernel LABEL KERNEL [APPEND]
 run_kernel()
 {
 	local label=$1 k=$2 name=$1 v rc dir=$results/$1 rd
 	say "booting $label: $k ($accel, timeout ${limit}s)"
 	rd=$(kernel_initrd "$name" "$k") || rd=$initrd
 	boot "$name" "$k" "$accel" "$limit" \
-		"TEST_TIMEOUT=$limit${CI:+ CI=$CI} ${VM_APPEND:-}" "$rd"
+		"TEST_TIMEOUT=$limit${CI:+ CI=$CI} ${3:-}${VM_APPEND:+ $VM_APPEND}" "$rd"
 	rc=$?
 	unpack_results "$name" "$dir"
 	v=$(verdict "$name" "$rc" "$limit" "$dir")
@@ -375,9 +381,14 @@ run_selftest()
 jobs_max=${VM_JOBS:-2}
 # Newest first: newer kernels take longer, and the short self-tests fill
 # the gaps at the end.
+# The kernel-independent tests (tests/run.sh) depend on the architecture's
+# user space only: make check runs amd64's natively; another
+# architecture's, i386's 32-bit build too, run in its first guest.
 for ((i = ${#kernels[@]} - 1; i >= 0; i--)); do
 	while (($(jobs -rp | wc -l) >= jobs_max)); do wait -n; done
-	HANG_AFTER='' run_kernel "${labels[i]}" "${kernels[i]}" &
+	once=''
+	((i == 0)) && [[ $arch != amd64 ]] && once=FDS_ARCH_ONCE=1
+	HANG_AFTER='' run_kernel "${labels[i]}" "${kernels[i]}" "$once" &
 done
 if [[ ${VM_SELFTEST:-1} == 1 ]]; then
 	for c in "${selftests[@]}"; do

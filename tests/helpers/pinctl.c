@@ -21,6 +21,7 @@
 #include "libbpf.h"
 #include "lo_net.h"
 #include "../key0_progs.h"
+#include "../prog_maps.h"
 #include "../uint_btf.h"
 
 #define PORT 4242
@@ -260,17 +261,15 @@ static int cmd_tailcall(const char *link_pin, const char *jmp_pin,
 /* The fd of the prog array the program prog uses, or -1. */
 static int prog_array_of(int prog)
 {
-	struct bpf_prog_info info;
 	struct bpf_map_info map;
-	__u32 len = sizeof(info), ids[8], i, n;
-	int fd;
+	unsigned int ids[8];
+	int fd, i, n;
 
-	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
-	info.map_ids = (unsigned long)ids;
-	if (bpf_obj_get_info_by_fd(prog, &info, &len))
+	n = prog_map_ids(prog, ids, 8);
+	if (n < 0)
 		return -1;
-	n = info.nr_map_ids < 8 ? info.nr_map_ids : 8;
+	if (n > 8)
+		n = 8;
 	for (i = 0; i < n; i++) {
 		fd = bpf_map_get_fd_by_id(ids[i]);
 		if (fd < 0)

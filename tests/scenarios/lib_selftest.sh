@@ -3,6 +3,7 @@
 # inner scenario made of steps that pass, fail, skip and clean up runs twice
 # (natively and as in a QEMU guest), and its KTAP lines must be exactly the
 # ones lib.sh promises.
+# kernel-independent: the harness's own tests; a guest runs lib.sh as the host does
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
@@ -134,6 +135,20 @@ step "--host-only steps are left out in an installed tree: lib.sh without a Make
 	touch "$T/tree/Makefile"
 	out=$(FDS_IN_VM= bash "$T/tree/tests/s.sh")
 	[[ $out == *"1..2"* && $out == *"ok 1 host only"* ]] || fail "source tree: $out"
+'
+
+step "--kernel-independent steps run natively and in the first guest of an architecture only" '
+	mkdir -p "$T/ki/tests"
+	cp "$TOP/tests/lib.sh" "$T/ki/tests/"
+	printf "%s\n" ". \"\$(dirname \"\$0\")/lib.sh\"" scenario_begin \
+		"step \"any kernel\" --kernel-independent true" "step always true" scenario_end \
+		> "$T/ki/tests/s.sh"
+	out=$(FDS_IN_VM= bash "$T/ki/tests/s.sh")
+	[[ $out == *"1..2"* && $out == *"ok 1 any kernel"* ]] || fail "natively: $out"
+	out=$(FDS_IN_VM=1 FDS_ARCH_ONCE= bash "$T/ki/tests/s.sh")
+	[[ $out == *"1..1"* && $out != *"any kernel"* ]] || fail "in a guest: $out"
+	out=$(FDS_IN_VM=1 FDS_ARCH_ONCE=1 bash "$T/ki/tests/s.sh")
+	[[ $out == *"1..2"* && $out == *"ok 1 any kernel"* ]] || fail "in the first guest: $out"
 '
 
 # exit_of SKIPS PASSES: the exit status of a scenario of that many

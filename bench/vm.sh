@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# bench/vm.sh (make bench's last part): amd64's guests timed against
+# bench/baseline, and a regression of more than 20 % fails.
+#   - the whole default matrix once, as make check-vm runs it (two guests
+#     at a time, self-tests included): each kernel's seconds from QEMU's
+#     start to the verdict, and the run's wall time;
+#   - each kernel booted BENCH_BOOTS times (default 5) alone, to the
+#     suite's start and off at once (FDS_BOOT_ONLY=1): the median seconds.
+# Prints one row per figure: measured, baseline, the issue's goal where it
+# has one (30 s per kernel, 120 s for the matrix: met or not, which
+# decides nothing), and "ok" or
+# "REGRESSED" (over 1.2 times the baseline). Exits 1 on a regression or a
+# failed run.
+#   BENCH_BASELINE=FILE   the baseline (default bench/baseline)
+#   BENCH_UPDATE=1        write this run's figures as the baseline instead
+#   BENCH_KERNELS=6.1     some kernels of the matrix only (their rows; the
+#                         matrix's wall time is then not compared)
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+baseline=${BENCH_BASELINE:-bench/baseline}
+boots=${BENCH_BOOTS:-5}
+log=build/bench-vm
+mkdir -p "$log"
+failed=0
+
+declare -A verdict_s=() boot_s=() base_boot=() base_verdict=()
+
+# --- the matrix ------------------------------------------------------------
+rm -f build/vm/summary.tsv
+env QUIET_VM=1 ${BENCH_KERNELS:+KERNELS=$BENCH_KERNELS} vm/check-vm.sh > "$log/matrix.log" 2>&1 || {
+	echo "bench: make check-vm failed: $(tail -n 1 "$log/matrix.log") (see $log/matrix.log)"
+	failed=1
+}
+[[ -f build/vm/summary.tsv ]] || { echo "bench: check-vm left no summary"; exit 1; }
+labels=()
+while IFS=$'\t' read -r label _ _ total _; do
+	verdict_s[$label]=$total
+	[[ $label == whole ]] || labels+=("$label")
+done < build/vm/summary.tsv
+
+# --- boots -----------------------------------------------------------------
+# median VALUE...: the middle one (the lower of the two middle ones).
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+for label in "${labels[@]}"; do
+	times=()
+	for ((i = 1; i <= boots; i++)); do
+		rm -f "build/vm/$label.boot"
+		QUIET_VM=1 VM_JOBS=1 VM_SELFTEST=0 KERNELS=$label VM_APPEND=FDS_BOOT_ONLY=1 \
+			vm/check-vm.sh > "$log/boot-$label-$i.log" 2>&1
+		if [[ ! -s build/vm/$label.boot || $(<"build/vm/$label.verdict") != PASS ]]; then
+			echo "bench: boot $i of $label reached no suite start (see $log/boot-$label-$i.log)"
+			failed=1
+			continue
+		fi
+		times+=("$(<"build/vm/$label.boot")")
+	done
+	((${#times[@]})) && boot_s[$label]=$(median "${times[@]}")
+done
+
+# --- against the baseline --------------------------------------------------
+if [[ ${BENCH_UPDATE:-} == 1 ]]; then
+	{
+		echo "# make bench's baseline (bench/vm.sh): amd64 guests under TCG on the"
+		echo "# 2-core CI machine kind, $(date -u +%Y-%m-%d). Per kernel: the median"
+		echo "# seconds to the suite's start over $boots boots, and the seconds to the"
+		echo "# verdict in make check-vm's default matrix; \"whole\": its wall time."
+		echo "# BENCH_UPDATE=1 make bench rewrites this file."
+		printf '# kernel\tboot\tverdict\n'
+		for label in "${labels[@]}"; do
+			printf '%s\t%s\t%s\n' "$label" "${boot_s[$label]:--}" "${verdict_s[$label]}"
+		done
+		printf 'whole\t-\t%s\n' "${verdict_s[whole]}"
+	} > "$baseline.new" && mv "$baseline.new" "$baseline"
+	echo "bench: wrote $baseline"
+fi
+if [[ ! -f $baseline ]]; then
+	echo "bench: no $baseline (BENCH_UPDATE=1 make bench writes it)"
+	exit 1
+fi
+while read -r label b v; do
+	[[ $label == \#* || -z $label ]] && continue
+	base_boot[$label]=$b base_verdict[$label]=$v
+done < "$baseline"
+
+# row WHAT MEASURED BASELINE GOAL: one line; a regression counts.
+row()
+{
+	local state goal
+	if [[ -z $3 || $3 == - ]]; then
+		state="no baseline"
+		failed=1
+	elif [[ -z $2 || $2 == - ]]; then
+		state="not measured"
+		failed=1
+	elif awk -v m="$2" -v b="$3" 'BEGIN { exit !(m > 1.2 * b) }'; then
+		state="REGRESSED (over 1.2x)"
+		failed=1
+	else
+		state=ok
+	fi
+	goal=$4
+	if [[ $goal != - && -n $2 && $2 != - ]]; then
+		awk -v m="$2" -v g="$goal" 'BEGIN { exit !(m <= g) }' && goal+=" met" || goal+=" not met"
+	fi
+	printf '%-34s %9s %9s %-12s  %s\n' "$1" "${2:--}" "${3:--}" "$goal" "$state"
+}
+
+echo "## Guests under TCG against $baseline (seconds; more than 1.2x the baseline fails)"
+printf '%-34s %9s %9s %-12s  %s\n' figure measured baseline goal state
+for label in "${labels[@]}"; do
+	row "kernel $label: boot" "${boot_s[$label]:-}" "${base_boot[$label]:-}" -
+	row "kernel $label: boot to verdict" "${verdict_s[$label]}" "${base_verdict[$label]:-}" 30
+done
+[[ -z ${BENCH_KERNELS:-} ]] &&
+	row "whole matrix (make check-vm)" "${verdict_s[whole]}" "${base_verdict[whole]:-}" 120
+((failed == 0))
