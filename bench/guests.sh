@@ -15,22 +15,24 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 out=build/bench-guests
 mkdir -p "$out"
+. bench/matrix.sh
 
 # NAME|VM_MACHINE|VM_CPU|VM_ACCEL_OPTS|VM_APPEND|TIMEOUT: an empty field
-# keeps check-vm's own (pc, -cpu max, -accel tcg with QEMU's defaults:
+# keeps check-vm's own (pc, data/arches' -cpu: qemu64 on x86, -accel tcg with QEMU's defaults:
 # thread=multi, a 1 GiB translation cache; nothing appended; 900 s).
 # microvm has one UART where the guest needs three, and none of the
 # Debian cloud kernels here has virtio-mmio's console for the other two:
 # its short timeout shows that it never reaches the suite.
 variants=(
-	"pc, -cpu max (check-vm's)|||||"
+	"pc, -cpu qemu64 (check-vm's)|||||"
 	"q35|q35||||"
 	"microvm|microvm||||60"
-	"-cpu qemu64||qemu64|||"
+	"-cpu max||max|||"
 	"tb-size=256|||tb-size=256||"
 	"thread=single|||thread=single||"
 	"mitigations=off||||mitigations=off|"
 	"no probes||||raid=noautodetect tsc=reliable no_timer_check noreplace-smp mitigations=off|"
+	"ASLR on (FDS_ASLR=1)||||FDS_ASLR=1|"
 )
 
 wanted=${BENCH_VARIANTS:-}
@@ -41,20 +43,18 @@ for v in "${variants[@]}"; do
 	n=$((n + 1))
 	[[ -z $wanted || " $wanted " == *" $name "* || " $wanted " == *" $n "* ]] || continue
 	log=$out/$n.log
-	rm -f build/vm/summary.tsv
-	env QUIET_VM=1 VM_SELFTEST=0 ${BENCH_KERNELS:+KERNELS=$BENCH_KERNELS} \
-		VM_MACHINE="$machine" VM_CPU="$cpu" VM_ACCEL_OPTS="$opts" \
-		VM_APPEND="$append" ${limit:+VM_TIMEOUT=$limit} vm/check-vm.sh > "$log" 2>&1
+	matrix_run "$log" VM_SELFTEST=0 VM_MACHINE="$machine" VM_CPU="$cpu" \
+		VM_ACCEL_OPTS="$opts" VM_APPEND="$append" ${limit:+VM_TIMEOUT=$limit}
 	rc=$?
-	if [[ ! -f build/vm/summary.tsv ]]; then
+	if ((${#M_LABELS[@]} == 0)); then
 		printf '%-22s %-8s %7s %10s  %s\n' "$name" - - - "no summary (exit $rc; see $log)"
 		continue
 	fi
-	while IFS=$'\t' read -r label _ boot total verdict; do
-		if [[ $label == whole ]]; then
-			label="matrix" boot=- verdict="wall, $verdict"
-		fi
-		printf '%-22s %-8s %7s %10s  %s\n' "$name" "$label" "$boot" "$total" "$verdict"
-	done < build/vm/summary.tsv
+	for label in "${M_LABELS[@]}"; do
+		printf '%-22s %-8s %7s %10s  %s\n' "$name" "$label" "${M_BOOT[$label]}" \
+			"${M_TOTAL[$label]}" "${M_VERDICT[$label]}"
+	done
+	printf '%-22s %-8s %7s %10s  %s\n' "$name" matrix - "${M_TOTAL[whole]}" \
+		"wall, ${M_VERDICT[whole]}"
 	cp build/vm/summary.tsv "$out/$n.tsv"
 done

@@ -28,17 +28,23 @@ failed=0
 declare -A verdict_s=() boot_s=() base_boot=() base_verdict=()
 
 # --- the matrix ------------------------------------------------------------
-rm -f build/vm/summary.tsv
-env QUIET_VM=1 ${BENCH_KERNELS:+KERNELS=$BENCH_KERNELS} vm/check-vm.sh > "$log/matrix.log" 2>&1 || {
+. bench/matrix.sh
+matrix_run "$log/matrix.log"
+rc=$?
+if ((rc)); then
 	echo "bench: make check-vm failed: $(tail -n 1 "$log/matrix.log") (see $log/matrix.log)"
 	failed=1
-}
-[[ -f build/vm/summary.tsv ]] || { echo "bench: check-vm left no summary"; exit 1; }
-labels=()
-while IFS=$'\t' read -r label _ _ total _; do
-	verdict_s[$label]=$total
-	[[ $label == whole ]] || labels+=("$label")
-done < build/vm/summary.tsv
+fi
+((${#M_LABELS[@]})) || { echo "bench: check-vm left no summary"; exit 1; }
+labels=("${M_LABELS[@]}")
+for label in "${labels[@]}" whole; do
+	verdict_s[$label]=${M_TOTAL[$label]}
+done
+# where the matrix's time went, read before the boots below replace it
+splits=()
+for label in "${labels[@]}"; do
+	splits+=("$(time_split "$label")")
+done
 
 # --- boots -----------------------------------------------------------------
 # median VALUE...: the middle one (the lower of the two middle ones).
@@ -115,4 +121,7 @@ for label in "${labels[@]}"; do
 done
 [[ -z ${BENCH_KERNELS:-} ]] &&
 	row "whole matrix (make check-vm)" "${verdict_s[whole]}" "${base_verdict[whole]:-}" 120
+echo
+echo "## Where each guest's time went in the matrix (build/vm/KERNEL.times)"
+printf '%s\n' "${splits[@]}"
 ((failed == 0))

@@ -12,7 +12,9 @@
 # under the same name. when_finished in a step is its cleanup.
 
 set -u
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# (builtins: BASH_SOURCE names this file by a path with a slash in it, the
+# scenarios source it as DIR/../lib.sh)
+TOP=$(cd "${BASH_SOURCE[0]%/*}/.." && pwd)
 FDS_EXAMPLE=${FDS_EXAMPLE:-$TOP/fds_example}
 BPFFS_DUMP=$TOP/tests/bin/bpffs_dump
 # shellcheck disable=SC2034 # for the scenarios that source this file
@@ -51,10 +53,10 @@ scenario_begin()
 	fi
 	T=$(mktemp -d "${TMPDIR:-/tmp}/fds-test.XXXXXX") || exit 1
 	FS=$T/fs
-	mkdir "$FS"
 	: > "$T/ktap"
 	trap scenario_cleanup EXIT
-	if ! mount -t bpf bpf "$FS"; then
+	# --mkdir (util-linux 2.38): one exec fewer than mkdir first
+	if ! mount --mkdir -t bpf bpf "$FS"; then
 		ktap_line "Bail out! cannot mount a bpffs on $FS"
 		exit 1
 	fi
@@ -79,13 +81,15 @@ ktap_print()
 }
 
 # Prints the KTAP, and unmounts whatever the scenario mounted under $T,
-# deepest first.
+# the last mounted first (builtins, then one umount for them all).
 scenario_cleanup()
 {
-	local mnt
+	local mnts=() mnt _
 	ktap_print
-	awk -v t="$T/" 'index($2, t) == 1 { print $2 }' /proc/self/mounts |
-		sort -r | while read -r mnt; do umount -l "$mnt"; done
+	while read -r _ mnt _; do
+		[[ $mnt == "$T"/* ]] && mnts=("$mnt" "${mnts[@]}")
+	done < /proc/self/mounts
+	((${#mnts[@]})) && umount -l "${mnts[@]}"
 	rm -rf "$T"
 }
 
@@ -115,11 +119,12 @@ scenario_end()
 #             kselftest tree: for kernel-independent checks that need what
 #             a guest lacks (make, mandoc, cc, dot) or the source tree; the
 #             native run of make check covers them.
-#   --kernel-independent  left out in QEMU guests (FDS_IN_VM) but an
-#             architecture's first (FDS_ARCH_ONCE=1): for checks whose verdict
-#             never depends on the kernel (a usage error, refused before any
-#             syscall); make check runs them natively, as tests/run.sh does
-#             whole scenarios marked "# kernel-independent:".
+#   --kernel-independent  left out when tests/run.sh says so
+#             (FDS_LEAVE_OUT_KERNEL_INDEPENDENT=1: in QEMU guests but an
+#             architecture's first): for checks whose verdict never depends
+#             on the kernel (a usage error, refused before any syscall);
+#             make check runs them natively, as tests/run.sh does whole
+#             scenarios marked "# kernel-independent:".
 # Inside BODY, when_finished 'commands' registers a cleanup.
 step()
 {
@@ -130,7 +135,7 @@ step()
 		--needs) needs=$2; shift 2 ;;
 		--host-only) host_only=1; shift ;;
 		--kernel-independent)
-			[[ -n ${FDS_IN_VM:-} && ${FDS_ARCH_ONCE:-} != 1 ]] && left_out=1
+			[[ ${FDS_LEAVE_OUT_KERNEL_INDEPENDENT:-} == 1 ]] && left_out=1
 			shift ;;
 		--findings) findings=$2; shift 2 ;;
 		*) break ;;
@@ -434,17 +439,33 @@ matrix_record()
 	printf '%s\t%s\n' "$1" "$2" >> "$FDS_MATRIX_OUT"
 }
 
-# u32_bytes N: the four bytes of the 32-bit N in this machine's order, in
-# decimal, as bpftool's key and value arguments take a u32 (and as a map
-# holds it: fds_example stores native-order keys and values).
+# BIG_ENDIAN: 1 when this machine stores the high byte first. Read once,
+# from byte 5 of the ELF header of the shell itself (EI_DATA: 1 little, 2
+# big), with builtins only: a probe through od costs ~50 ms per call in a
+# guest under TCG.
+BIG_ENDIAN=0
+if LC_ALL=C read -r -N 6 ELF_IDENT < /proc/self/exe 2> /dev/null &&
+   [[ ${ELF_IDENT:0:4} == $'\x7fELF' && ${ELF_IDENT:5:1} == $'\x02' ]]; then
+	BIG_ENDIAN=1
+fi
+unset ELF_IDENT
+
+# u32_order N: sets U32 to the four bytes of the 32-bit N in this
+# machine's order, in decimal (no subshell: callers in loops).
+u32_order()
+{
+	U32=($(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))
+	((BIG_ENDIAN)) && U32=("${U32[3]}" "${U32[2]}" "${U32[1]}" "${U32[0]}")
+	return 0
+}
+
+# u32_bytes N: the same bytes, printed, as bpftool's key and value
+# arguments take a u32 (and as a map holds it: fds_example stores
+# native-order keys and values).
 u32_bytes()
 {
-	local b=($(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))
-	if [[ $(printf '\1\0' | od -An -tu2) == *256* ]]; then
-		echo "${b[3]} ${b[2]} ${b[1]} ${b[0]}"
-	else
-		echo "${b[*]}"
-	fi
+	u32_order "$1"
+	echo "${U32[*]}"
 }
 
 # u32_json N: the same bytes as bpftool -j prints a value: "0x2a","0x00",...
@@ -461,8 +482,9 @@ u32_json()
 # KEY holding a u32 VALUE: their bytes, in this machine's order.
 dump_line()
 {
-	local k v
-	read -ra k <<< "$(u32_bytes "$1")"
-	read -ra v <<< "$(u32_bytes "$2")"
-	printf '  %02x%02x%02x%02x = %02x %02x %02x %02x\n' "${k[@]}" "${v[@]}"
+	local k
+	u32_order "$1"
+	k=("${U32[@]}")
+	u32_order "$2"
+	printf '  %02x%02x%02x%02x = %02x %02x %02x %02x\n' "${k[@]}" "${U32[@]}"
 }

@@ -86,8 +86,13 @@ kernel_independent()
 	done < "$file"
 	return 1
 }
+# Decided here once: lib.sh's step reads the answer for the steps marked
+# --kernel-independent of the scenarios kept.
+FDS_LEAVE_OUT_KERNEL_INDEPENDENT=
+[[ -n ${FDS_IN_VM:-} && ${FDS_ARCH_ONCE:-} != 1 ]] && FDS_LEAVE_OUT_KERNEL_INDEPENDENT=1
+export FDS_LEAVE_OUT_KERNEL_INDEPENDENT
 left_out=()
-if [[ -n ${FDS_IN_VM:-} && ${FDS_ARCH_ONCE:-} != 1 ]]; then
+if [[ -n $FDS_LEAVE_OUT_KERNEL_INDEPENDENT ]]; then
 	kept=()
 	for t in "${tests[@]}"; do
 		if kernel_independent "$t"; then
@@ -222,15 +227,17 @@ run_kselftest()
 
 # split_kselftest: each test's share of the runner's output, between its
 # "# selftests: fds_example: TEST" line and its result line, without the
-# runner's "# " prefix, into $logdir/TEST.log; the exit status its verdict
-# names into $logdir/TEST.rc (ok 0, SKIP 4, TIMEOUT 124, exit=N N).
+# runner's "# " prefix, into $logdir/NAME.log (NAME: TEST without .sh, the
+# log run_one would write); the exit status its verdict names into
+# $logdir/TEST.rc (ok 0, SKIP 4, TIMEOUT 124, exit=N N).
 # Builtins only: it reads every line of the run.
 split_kselftest()
 {
 	local line cur='' rc re='^(not )?ok [0-9]+ selftests: fds_example: ([^ ]+)( # (.*))?$'
 	while IFS= read -r line || [[ -n $line ]]; do
 		if [[ $line == "# selftests: fds_example: "* ]]; then
-			cur=$logdir/${line##* }
+			cur=${line##* }
+			cur=$logdir/${cur%.sh}
 			: > "$cur.log"
 		elif [[ $line =~ $re ]]; then
 			rc=0
@@ -250,14 +257,13 @@ split_kselftest()
 	done < "$results/kselftest.ktap"
 }
 
-# from_kselftest TEST: TEST's share of the runner's output as run_one leaves
-# a test's; kselftest.counts gets its verdict.
+# from_kselftest TEST: TEST's share of the runner's output, in $log as
+# run_one leaves a test's; kselftest.counts gets its verdict.
 from_kselftest()
 {
 	rc=1 secs="as run by run_kselftest.sh"
 	if [[ -f $logdir/$1.rc ]]; then
 		read -r rc < "$logdir/$1.rc"
-		mv "$logdir/$1.log" "$log"
 	else
 		echo "no result line for $1 from run_kselftest.sh" > "$log"
 	fi
@@ -320,7 +326,6 @@ for t in "${tests[@]}"; do
 		((${#verdicts[@]})) && printf '%s\n' "${verdicts[@]/#/$name	}" >> "$results/cases"
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-	rm -f "$log"
 	# make mutate wants the first failure only
 	if ((f > 0)) && [[ -n ${FDS_FAIL_FAST:-} ]]; then
 		stopped_early=1

@@ -51,8 +51,8 @@ arch_setup()
 	local a rest
 	while read -r a rest; do
 		[[ $a == "$arch" ]] || continue
-		read -r kernel_arch _ qemu_bin machine devices console results_port \
-			events_port slowdown <<< "$rest"
+		read -r kernel_arch _ qemu_bin machine cpu_model devices console \
+			results_port events_port slowdown <<< "$rest"
 		return 0
 	done < <(grep -v '^#' "$top/data/arches")
 	die "ARCH=$arch is not an architecture of data/arches"
@@ -117,7 +117,7 @@ qemu_cmd()
 	# Under TCG one vCPU: with two, the guest kernel's live code patching
 	# (text_poke_bp for static keys) now and then hits a stale int3 on the
 	# other vCPU and oopses at boot (seen with 6.12 in sched_clock_cpu).
-	[[ $accel == tcg ]] && cpu=(-cpu "${VM_CPU:-max}" -smp 1)
+	[[ $accel == tcg ]] && cpu=(-cpu "${VM_CPU:-$cpu_model}" -smp 1)
 	qemu=("$qemu_bin" -M "${VM_MACHINE:-$machine}"
 	      -accel "$accel${VM_ACCEL_OPTS:+,$VM_ACCEL_OPTS}" "${cpu[@]}" -m 1024
 	      -nographic -no-reboot -nodefaults -chardev "stdio,id=console"
@@ -177,8 +177,9 @@ boot()
 	while IFS= read -r line; do
 		printf '%s\n' "$line" >> "$log"
 		[[ -n ${QUIET_VM:-} ]] || printf '[%s] %s\n' "$name" "$line"
-		# when each test started and ended, for make bench
-		[[ $line == *"selftests: fds_example: "* ]] &&
+		# when each test started and ended, and the suite (FDS-VM: exit):
+		# where a guest's time goes (bench/vm.sh prints it)
+		[[ $line == *"selftests: fds_example: "* || $line == "FDS-VM: exit "* ]] &&
 			printf '%s\t%s\n' "$(secs "$start")" "$line" >> "$build/$name.times"
 	done
 	wait "$qpid"

@@ -164,6 +164,23 @@ for t in "${tools[@]}"; do
 	done
 done
 
+# The shell every scenario, helper script and the kernel's kselftest runner
+# start is bash-static, the same bash linked statically, under bash's own
+# path: a guest under TCG starts Debian's dynamically linked bash in ~85 ms,
+# bash-static in ~17 ms (6.1 guest, 20 starts of bash -c :), and the suite
+# starts bash some 200 times.
+if [[ -n $foreign ]]; then
+	static_bash=$(in_foreign /bin/bash-static) ||
+		{ echo "mkinitramfs: no bash-static among the $guest_arch packages" >&2; exit 1; }
+	static_bash=$foreign$static_bash
+	bash_path=$(foreign_tool bash)
+else
+	static_bash=$(type -P bash-static) ||
+		{ echo "mkinitramfs: no bash-static on the host (make deps: package bash-static)" >&2; exit 1; }
+	bash_path=$(type -P bash)
+fi
+cp "$static_bash" "$root$bash_path"
+
 # install_kselftest: the suite as make kselftest-install lays it out, in
 # /kselftest: the guest runs it through the kernel's run_kselftest.sh, as
 # the engines do (the tests that check the source tree are not in it).

@@ -32,7 +32,7 @@ step "$WRITERS concurrent writers to distinct keys all succeed" '
 
 step "every one of their values landed, nothing else changed" '
 	"$BPFFS_DUMP" "$FS" > "$T/dump"
-	for k in $(seq 0 $((WRITERS - 1))); do
+	for ((k = 0; k < WRITERS; k++)); do
 		v=$((k * 7 + 1))
 		dump_line "$k" "$v"
 	done > "$T/want"

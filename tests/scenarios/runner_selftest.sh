@@ -47,7 +47,7 @@ run()
 		vars+=("$1")
 		shift
 	done
-	env -u CI -u FDS_MATRIX_OUT -u FDS_FAIL_FAST -u TEST_TIMEOUT -u VALGRIND FDS_RESULTS="$T/$name.res" "${vars[@]}" bash "$tree/tests/run.sh" "$@" \
+	env -u CI -u FDS_IN_VM -u FDS_ARCH_ONCE -u FDS_MATRIX_OUT -u FDS_FAIL_FAST -u TEST_TIMEOUT -u VALGRIND FDS_RESULTS="$T/$name.res" "${vars[@]}" bash "$tree/tests/run.sh" "$@" \
 		> "$T/$name.out" 2> "$T/$name.err" || rc=$?
 	echo "$rc" > "$T/$name.rc"
 }
@@ -118,6 +118,35 @@ step "the results are files: counts, failures, KTAP as printed" '
 	mapfile -t printed < "$T/all.out"
 	mapfile -t kept < "$T/all.res/ktap"
 	[[ ${kept[*]} == "${printed[*]:0:${#printed[@]}-1}" ]] || fail "the kept KTAP differs"
+'
+
+step "a guest leaves the kernel-independent tests out, and says which; an architecture's first keeps them" '
+	tree=$T/ki
+	mkdir -p "$tree/tests/scenarios" "$tree/tests/bin"
+	cp tests/run.sh tests/lib.sh "$tree/tests/"
+	: > "$tree/tests/bin/tests.list"
+	printf "%s\n" "# a made-up scenario" "# kernel-independent: user space only" \
+		". \"\$(dirname \"\$0\")/../lib.sh\"" scenario_begin "step alone true" scenario_end \
+		> "$tree/tests/scenarios/independent.sh"
+	scenario mixed "step \"any kernel\" --kernel-independent true; step \"this kernel\" true"
+	run native &
+	run guest FDS_IN_VM=1 &
+	run first FDS_IN_VM=1 FDS_ARCH_ONCE=1 &
+	wait
+	expect_run native 0 "3 passed, 0 failed, 0 skipped"
+	expect_run first 0 "3 passed, 0 failed, 0 skipped"
+	expect_run guest 0 "1 passed, 0 failed, 0 skipped"
+	mapfile -t lines < "$T/guest.out"
+	[[ ${lines[1]} == "# kernel-independent, left out in this guest (make check runs them): independent.sh" ]] ||
+		fail "guest: no # line naming independent.sh: [${lines[1]}]"
+	[[ ${lines[2]} == "1..1" ]] || fail "guest: plan [${lines[2]}], expected 1..1"
+	grep -qx "ok 1 mixed" "$T/guest.out" || fail "guest: mixed is not test 1"
+	grep -q "any kernel" "$T/guest.out" && fail "guest: ran the kernel-independent step"
+	grep -q "kernel-independent, left out" "$T/first.out" "$T/native.out" &&
+		fail "a run that keeps them says they are left out"
+	grep -qx "ok 1 independent" "$T/first.out" || fail "first guest: no independent"
+	grep -qx "  ok 1 any kernel" "$T/first.out" || fail "first guest: no kernel-independent step"
+	grep -qx "  ok 1 any kernel" "$T/native.out" || fail "native: no kernel-independent step"
 '
 
 # ktap_check DIR: the checker on a copy of the passing run's results whose
