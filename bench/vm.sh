@@ -25,7 +25,7 @@ log=build/bench-vm
 mkdir -p "$log"
 failed=0
 
-declare -A verdict_s=() boot_s=() base_boot=() base_verdict=()
+declare -A boot_s=() base_boot=() base_verdict=()
 
 # --- the matrix ------------------------------------------------------------
 . bench/matrix.sh
@@ -36,20 +36,18 @@ if ((rc)); then
 	failed=1
 fi
 ((${#M_LABELS[@]})) || { echo "bench: check-vm left no summary"; exit 1; }
-labels=("${M_LABELS[@]}")
-for label in "${labels[@]}" whole; do
-	verdict_s[$label]=${M_TOTAL[$label]}
-done
+# M_LABELS and M_TOTAL (bench/matrix.sh) stay this run's: the boots below
+# run check-vm without matrix_run
 # where the matrix's time went, read before the boots below replace it
 splits=()
-for label in "${labels[@]}"; do
+for label in "${M_LABELS[@]}"; do
 	splits+=("$(time_split "$label")")
 done
 
 # --- boots -----------------------------------------------------------------
 # median VALUE...: the middle one (the lower of the two middle ones).
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-for label in "${labels[@]}"; do
+for label in "${M_LABELS[@]}"; do
 	times=()
 	for ((i = 1; i <= boots; i++)); do
 		rm -f "build/vm/$label.boot"
@@ -74,10 +72,10 @@ if [[ ${BENCH_UPDATE:-} == 1 ]]; then
 		echo "# verdict in make check-vm's default matrix; \"whole\": its wall time."
 		echo "# BENCH_UPDATE=1 make bench rewrites this file."
 		printf '# kernel\tboot\tverdict\n'
-		for label in "${labels[@]}"; do
-			printf '%s\t%s\t%s\n' "$label" "${boot_s[$label]:--}" "${verdict_s[$label]}"
+		for label in "${M_LABELS[@]}"; do
+			printf '%s\t%s\t%s\n' "$label" "${boot_s[$label]:--}" "${M_TOTAL[$label]}"
 		done
-		printf 'whole\t-\t%s\n' "${verdict_s[whole]}"
+		printf 'whole\t-\t%s\n' "${M_TOTAL[whole]}"
 	} > "$baseline.new" && mv "$baseline.new" "$baseline"
 	echo "bench: wrote $baseline"
 fi
@@ -115,12 +113,12 @@ row()
 
 echo "## Guests under TCG against $baseline (seconds; more than 1.2x the baseline fails)"
 printf '%-34s %9s %9s %-12s  %s\n' figure measured baseline goal state
-for label in "${labels[@]}"; do
+for label in "${M_LABELS[@]}"; do
 	row "kernel $label: boot" "${boot_s[$label]:-}" "${base_boot[$label]:-}" -
-	row "kernel $label: boot to verdict" "${verdict_s[$label]}" "${base_verdict[$label]:-}" 30
+	row "kernel $label: boot to verdict" "${M_TOTAL[$label]}" "${base_verdict[$label]:-}" 30
 done
 [[ -z ${BENCH_KERNELS:-} ]] &&
-	row "whole matrix (make check-vm)" "${verdict_s[whole]}" "${base_verdict[whole]:-}" 120
+	row "whole matrix (make check-vm)" "${M_TOTAL[whole]}" "${base_verdict[whole]:-}" 120
 echo
 echo "## Where each guest's time went in the matrix (build/vm/KERNEL.times)"
 printf '%s\n' "${splits[@]}"

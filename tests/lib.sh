@@ -472,7 +472,8 @@ u32_bytes()
 u32_json()
 {
 	local b out=()
-	for b in $(u32_bytes "$1"); do
+	u32_order "$1"
+	for b in "${U32[@]}"; do
 		out+=("\"$(printf '0x%02x' "$b")\"")
 	done
 	(IFS=,; echo "${out[*]}")

@@ -181,8 +181,10 @@ step "a scenario re-run in a mount namespace of its own keeps its arguments" '
 	out=$(FDS_PRIVATE_NS= TOP=$TOP bash "$T/args.sh" one "two three")
 	[[ $out == *"ok 1 args: 2: one two three"* ]] || fail "$out"
 '
-# A scenario's end: its scratch directory goes, the mounts under it
-# (a bpffs on a tmpfs here) unmounted first, the last mounted first.
+# A scenario's end: its scratch directory goes, the mounts under it (a
+# bpffs on a tmpfs here) unmounted first. (lib.sh unmounts the last
+# mounted first; umount -l would detach a subtree in any order, so only
+# that they are gone is checked.)
 cat > "$T/mounts.sh" << 'EOF'
 . "$TOP/tests/lib.sh"
 scenario_begin

@@ -40,7 +40,7 @@ make_bad()
 	mkdir -p "$T/bad/other-order"
 	cp tests/bin/other-order/*.o "$T/bad/other-order/"
 	order=little
-	[[ $(u32_bytes 1) == "0 0 0 1" ]] && order=big
+	((BIG_ENDIAN)) && order=big
 	{
 		printf '%s\t%s\n' "$T/bad/many_maps_kern.o" "33 maps, at most 32" \
 			"$T/bad/many_progs_kern.o" "more than 32 programs" \

@@ -13,21 +13,28 @@ scenario_begin
 prereq KUNIT "the kernel's KTAP parser (make check fetches it into .cache/kunit)" \
 	'[[ -f $TOP/.cache/kunit/kunit_parser.py ]] && command -v python3'
 
-tree=$T/tree
-
-# scenario NAME STEPS: a made-up scenario of the scratch tree.
+# scenario NAME STEPS [HEADER...]: a made-up scenario of the scratch tree,
+# its header's comment lines first.
 scenario()
 {
-	printf '%s\n' '. "$(dirname "$0")/../lib.sh"' scenario_begin "$2" scenario_end \
+	printf '%s\n' "${@:3}" '. "$(dirname "$0")/../lib.sh"' scenario_begin "$2" scenario_end \
 		> "$tree/tests/scenarios/$1.sh"
 }
 
-# make_tree: the runner and lib.sh as they are, and four made-up scenarios.
-make_tree()
+# new_tree DIR: the scratch tree is DIR, with the runner and lib.sh as
+# they are and no test yet.
+new_tree()
 {
+	tree=$1
 	mkdir -p "$tree/tests/scenarios" "$tree/tests/bin"
 	cp tests/run.sh tests/lib.sh "$tree/tests/"
 	: > "$tree/tests/bin/tests.list"
+}
+
+# make_tree: the scratch tree with four made-up scenarios.
+make_tree()
+{
+	new_tree "$T/tree"
 	scenario passes "step one true; step two 'true'"
 	scenario fails "step good true; step bad 'false'"
 	scenario skips "prereq NEVER never false; step good true; step needy --needs NEVER true"
@@ -121,13 +128,9 @@ step "the results are files: counts, failures, KTAP as printed" '
 '
 
 step "a guest leaves the kernel-independent tests out, and says which; an architecture's first keeps them" '
-	tree=$T/ki
-	mkdir -p "$tree/tests/scenarios" "$tree/tests/bin"
-	cp tests/run.sh tests/lib.sh "$tree/tests/"
-	: > "$tree/tests/bin/tests.list"
-	printf "%s\n" "# a made-up scenario" "# kernel-independent: user space only" \
-		". \"\$(dirname \"\$0\")/../lib.sh\"" scenario_begin "step alone true" scenario_end \
-		> "$tree/tests/scenarios/independent.sh"
+	new_tree "$T/ki"
+	scenario independent "step alone true" "# a made-up scenario" \
+		"# kernel-independent: user space only"
 	scenario mixed "step \"any kernel\" --kernel-independent true; step \"this kernel\" true"
 	run native &
 	run guest FDS_IN_VM=1 &
