@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/guests.sh: which QEMU settings bring amd64's guests from boot to
 # verdict fastest under TCG. Each variant runs make check-vm's default
-# matrix once, as make check-vm runs it (two guests at a time, no
+# matrix once, as make check-vm runs it (two guests of one vCPU at a time,
+# a kernel's suite shared by two of them; no
 # self-tests), and prints one row per kernel: seconds to the suite's start,
 # seconds to the verdict, the verdict; then the whole matrix's wall time.
 # The table in the README ("A faster guest") is one run of this script.

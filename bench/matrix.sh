@@ -28,31 +28,50 @@ matrix_run()
 	return "$rc"
 }
 
-# time_split LABEL: one line saying where guest LABEL's seconds went, from
-# build/vm/LABEL.times (check-vm's host-side times of the console's
-# "selftests: fds_example:" lines and "FDS-VM: exit"): to the first test,
-# in the tests, the three longest, and from the last test to the verdict
-# (the runner reading its results, the archive over a serial port, off).
+# time_split LABEL: where guest LABEL's seconds went, a line per guest
+# (LABEL, or each of its shards LABEL-shardK): to the first test and from
+# the last one to the verdict (the runner reading its results, the archive
+# over a serial port, off) from build/vm/NAME.times (check-vm's host-side
+# times of the console's "selftests: fds_example:" lines and "FDS-VM:
+# exit"); the tests' own seconds, added up, and the three longest, from
+# its KTAP (tests/run.sh's "# TEST: N.Ns" lines).
 time_split()
 {
+	local name res total
+	if [[ ! -s build/vm/$1-shard1.times ]]; then
+		split_one "$1" "build/results/$1" "${M_TOTAL[$1]:-}"
+		return 0
+	fi
+	for res in build/results/"$1"/shard-*; do
+		name=$1-shard${res##*-}
+		total=$(cat "build/vm/$name.total" 2> /dev/null)
+		split_one "$name" "$res" "$total"
+	done
+}
+
+# split_one NAME RESULTS TOTAL: time_split's line for one guest.
+split_one()
+{
 	local times=build/vm/$1.times
-	[[ -s $times ]] || { echo "$1: no build/vm/$1.times"; return 0; }
-	awk -F'\t' -v label="$1" -v total="${M_TOTAL[$1]:-}" '
-	$2 ~ /^# selftests: fds_example: / { n = $2; sub(/.*: /, "", n); start[n] = $1
-		if (first == "") first = $1 }
-	$2 ~ /^(not )?ok [0-9]+ selftests: fds_example: / {
-		n = $2; sub(/.*fds_example: /, "", n); sub(/ .*/, "", n)
-		d = $1 - start[n]; tests += d; last = $1; dur[n] = d }
+	[[ -s $times ]] || { echo "$1: no $times"; return 0; }
+	awk -F'\t' -v label="$1" -v total="$3" '
+	FILENAME != ARGV[1] && /^  # [^ ]+: [0-9]+\.[0-9]s$/ {
+		n = $0; sub(/^  # /, "", n); sub(/: .*/, "", n)
+		d = $0; sub(/.*: /, "", d); sub(/s$/, "", d)
+		tests += d; dur[n] = d; next }
+	FILENAME != ARGV[1] { next }
+	$2 ~ /^# selftests: fds_example: / { if (first == "") first = $1 }
+	$2 ~ /^(not )?ok [0-9]+ selftests: fds_example: / { last = $1 }
 	END {
 		if (first == "") { printf "%s: no test started\n", label; exit }
 		top = ""
 		for (k = 0; k < 3; k++) {
 			best = ""
-			for (n in dur) if (best == "" || dur[n] > dur[best]) best = n
+			for (n in dur) if (best == "" || dur[n] + 0 > dur[best] + 0) best = n
 			if (best == "") break
 			top = top sprintf("%s%s %.1f", k ? ", " : "", best, dur[best]); delete dur[best]
 		}
 		printf "%s: %.1f s to the first test, %.1f s in tests (longest: %s), %s s after the last\n",
 			label, first, tests, top, total == "" ? "?" : sprintf("%.1f", total - last)
-	}' "$times"
+	}' "$times" "$2/ktap"
 }

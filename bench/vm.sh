@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # bench/vm.sh (make bench's last part): amd64's guests timed against
 # bench/baseline, and a regression of more than 20 % fails.
-#   - the whole default matrix once, as make check-vm runs it (two guests
-#     at a time, self-tests included): each kernel's seconds from QEMU's
-#     start to the verdict, and the run's wall time;
+#   - the whole default matrix once, as make check-vm runs it (two
+#     guests of one vCPU at a time on the 2-core CI machine, a kernel's
+#     two sharing its suite, self-tests included): each kernel's seconds
+#     from its first guest's start to its last one's verdict, and the
+#     run's wall time;
 #   - each kernel booted BENCH_BOOTS times (default 5) alone, to the
 #     suite's start and off at once (FDS_BOOT_ONLY=1): the median seconds.
 # Prints one row per figure: measured, baseline, the issue's goal where it
@@ -43,6 +45,8 @@ splits=()
 for label in "${M_LABELS[@]}"; do
 	splits+=("$(time_split "$label")")
 done
+# the 6.1 guests' KTAP, for write_guest_seconds
+cat build/results/6.1/ktap build/results/6.1/shard-*/ktap > "$log/6.1.ktap" 2> /dev/null
 
 # --- boots -----------------------------------------------------------------
 # median VALUE...: the middle one (the lower of the two middle ones).
@@ -63,8 +67,34 @@ for label in "${M_LABELS[@]}"; do
 	((${#times[@]})) && boot_s[$label]=$(median "${times[@]}")
 done
 
+# write_guest_seconds: tests/data/guest-seconds, by which tests/run.sh
+# shares a kernel's suite out among its guests (and lanes), from the 6.1
+# guests' KTAP saved after the matrix ("# TEST: N.Ns" lines; a scenario is
+# named with its .sh, as the kernel's runner names it).
+write_guest_seconds()
+{
+	local out=tests/data/guest-seconds line name re='^  # ([a-z0-9_]+): ([0-9]+\.[0-9])s$'
+	[[ -s $log/6.1.ktap ]] || { echo "bench: no 6.1 guest's KTAP: $out not rewritten"; return 0; }
+	{
+		echo "# Each test's seconds in a QEMU guest (Debian 6.1, -cpu qemu64, under TCG),"
+		echo "# from the kernel runner's header line to its result line: tests/run.sh"
+		echo "# shares a kernel's suite out among its guests (FDS_SHARD) and lanes"
+		echo "# (FDS_LANES) by them; a test not named here counts 1 s."
+		echo "# BENCH_UPDATE=1 make bench rewrites this file ($(date -u +%Y-%m-%d))."
+		while IFS= read -r line; do
+			[[ $line =~ $re ]] || continue
+			name=${BASH_REMATCH[1]}
+			[[ -f tests/scenarios/$name.sh ]] && name+=.sh
+			printf '%s %s\n' "$name" "${BASH_REMATCH[2]}"
+		done < "$log/6.1.ktap" | LC_ALL=C sort
+	} > "$out.new" && mv "$out.new" "$out"
+	echo "bench: wrote $out"
+}
+
 # --- against the baseline --------------------------------------------------
-if [[ ${BENCH_UPDATE:-} == 1 ]]; then
+if [[ ${BENCH_UPDATE:-} == 1 ]] && ((failed)); then
+	echo "bench: a run failed: $baseline not rewritten"
+elif [[ ${BENCH_UPDATE:-} == 1 ]]; then
 	{
 		echo "# make bench's baseline (bench/vm.sh): amd64 guests under TCG on the"
 		echo "# 2-core CI machine kind, $(date -u +%Y-%m-%d). Per kernel: the median"
@@ -78,6 +108,7 @@ if [[ ${BENCH_UPDATE:-} == 1 ]]; then
 		printf 'whole\t-\t%s\n' "${M_TOTAL[whole]}"
 	} > "$baseline.new" && mv "$baseline.new" "$baseline"
 	echo "bench: wrote $baseline"
+	write_guest_seconds
 fi
 if [[ ! -f $baseline ]]; then
 	echo "bench: no $baseline (BENCH_UPDATE=1 make bench writes it)"

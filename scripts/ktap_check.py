@@ -21,7 +21,9 @@ The rules checked first, each naming its line:
 When the tests ran through the kernel's runner (tests/run.sh with
 FDS_KSELFTEST), RESULTS_DIR also has "kselftest.ktap", what
 run_kselftest.sh printed, and "kselftest.counts", the runner's verdicts
-(one per test). Its top level must follow the same rules, but that a
+(one per test); with lanes (tests/run.sh's FDS_LANES=N) lane K's output,
+K > 1, is kselftest.K.ktap, each a KTAP document of its own, whose totals
+add up to those counts. Its top level must follow the same rules, but that a
 failing test's line may end in the runner's " # exit=N" (ktap.rst's
 diagnostic data), and the kernel's parser must read one result per test
 to those counts: the runner prefixes each test's own KTAP with "# ", so
@@ -176,22 +178,46 @@ def on_alarm(signum, frame):
     raise ParseTimeout()
 
 
-def check(path, want, kunit_dir, runner=False):
-    """The problems with the KTAP in path, whose totals must be want."""
-    with open(path, encoding='utf-8', errors='backslashreplace') as f:
-        lines = f.read().splitlines()
-    problems = Lint(runner).feed(lines)
-    got, why = kunit_totals(kunit_dir, lines)
-    if why:
-        problems.append(why)
-    elif got[3]:
-        problems.append(f'the kernel parser found {got[3]} error(s) '
+def check(paths, want, kunit_dir, runner=False):
+    """The problems with the KTAP in paths, each a whole KTAP document,
+    whose totals added up must be want."""
+    problems = []
+    got = [0, 0, 0]
+    parsed = True
+    for path in paths:
+        with open(path, encoding='utf-8', errors='backslashreplace') as f:
+            lines = f.read().splitlines()
+        mine = Lint(runner).feed(lines)
+        counts, why = kunit_totals(kunit_dir, lines)
+        if why:
+            mine.append(why)
+        elif counts[3]:
+            mine.append(f'the kernel parser found {counts[3]} error(s) '
                         f'(run: kunit.py parse {path})')
-    elif got[:3] != want:
-        problems.append(f'the kernel parser counts {got[0]} passed, {got[1]} '
-                        f'failed, {got[2]} skipped; the runner {want[0]}, '
-                        f'{want[1]}, {want[2]}')
-    return [f'ktap: {path}: {p}' for p in problems], got
+        if why or counts[3]:
+            parsed = False
+        else:
+            got = [a + b for a, b in zip(got, counts)]
+        problems += [f'ktap: {path}: {p}' for p in mine]
+    if parsed and tuple(got) != want:
+        where = paths[0] if len(paths) == 1 else \
+            f'{os.path.dirname(paths[0])}: its {len(paths)} lanes'
+        problems.append(f'ktap: {where}: the kernel parser counts {got[0]} '
+                        f'passed, {got[1]} failed, {got[2]} skipped; the '
+                        f'runner {want[0]}, {want[1]}, {want[2]}')
+    return problems, got
+
+
+def lanes(results):
+    """What run_kselftest.sh printed: kselftest.ktap, and with lanes
+    (tests/run.sh's FDS_LANES) kselftest.K.ktap for lane K, in lane order."""
+    found = []
+    for name in os.listdir(results):
+        m = re.match(r'^kselftest\.([0-9]+)\.ktap$', name)
+        if m:
+            found.append((int(m.group(1)), name))
+    return [os.path.join(results, 'kselftest.ktap')] + \
+        [os.path.join(results, name) for _, name in sorted(found)]
 
 
 def read_counts(path):
@@ -206,22 +232,24 @@ def main(argv):
     kunit_dir = argv[2] if len(argv) == 3 else os.path.join(TOP, '.cache',
                                                               'kunit')
     signal.signal(signal.SIGALRM, on_alarm)
-    problems, got = check(os.path.join(results, 'ktap'),
+    problems, got = check([os.path.join(results, 'ktap')],
                           read_counts(os.path.join(results, 'counts')),
                           kunit_dir)
     said = []
     if not problems:
         said.append(f'ktap: KTAP v1, read by the kernel parser as {got[0]} '
                     f'passed, {got[1]} failed, {got[2]} skipped, as counted')
-    runner = os.path.join(results, 'kselftest.ktap')
-    if os.path.exists(runner):
+    if os.path.exists(os.path.join(results, 'kselftest.ktap')):
+        runner = lanes(results)
         more, got = check(runner, read_counts(os.path.join(
             results, 'kselftest.counts')), kunit_dir, runner=True)
         problems += more
         if not more:
-            said.append(f'ktap: run_kselftest.sh\'s output, read by the '
-                        f'kernel parser as {got[0]} passed, {got[1]} failed, '
-                        f'{got[2]} skipped tests, as the runner judged them')
+            said.append(f'ktap: run_kselftest.sh\'s output'
+                        f'{f" in {len(runner)} lanes" if len(runner) > 1 else ""}'
+                        f', read by the kernel parser as {got[0]} passed, '
+                        f'{got[1]} failed, {got[2]} skipped tests, as the '
+                        f'runner judged them')
     for p in problems:
         print(p)
     if problems:

@@ -28,6 +28,15 @@
 # kselftest.counts, "PASSED FAILED SKIPPED" over its own verdicts (one per
 # test); each test's share of it, its "# " prefix taken off, is judged as
 # below, with the exit status the runner's verdict names.
+# FDS_LANES=N (N > 1; a QEMU guest sets it to its CPUs): N runners at
+# once, each with a share of the tests (-t each), balanced by the seconds
+# each test took in a guest (tests/data/guest-seconds; one not named there
+# counts 1 s). Lane 1's output is printed as it comes and kept as
+# kselftest.ktap, lane K's printed when it ends and kept as
+# kselftest.K.ktap; kselftest.counts is over all lanes. The tests share
+# nothing one lane could disturb in another: each has its own bpffs in its
+# own mount namespace, and those that send packets their own network
+# namespace.
 # Usage: run.sh [NAME-PATTERN]
 set -u
 
@@ -209,23 +218,112 @@ run_one()
 	secs+=s
 }
 
-# run_kselftest: the kernel's runner runs the tests; its output, printed
-# as it comes, is $results/kselftest.ktap.
-run_kselftest()
+# lane_file K: lane K's copy of the runner's output.
+lane_file()
 {
-	local args=(-c fds_example) t
-	if [[ -n $pattern ]] || ((${#left_out[@]})); then
-		args=()
-		for t in "${tests[@]}"; do
-			args+=(-t "fds_example:$t")
-		done
+	if (($1 == 1)); then
+		echo "$results/kselftest.ktap"
+	else
+		echo "$results/kselftest.$1.ktap"
 	fi
-	[[ -n ${TEST_TIMEOUT:-} ]] && args+=(-o "$TEST_TIMEOUT")
-	"$FDS_KSELFTEST/run_kselftest.sh" "${args[@]}" < /dev/null 2>&1 |
-		tee "$results/kselftest.ktap"
 }
 
-# split_kselftest: each test's share of the runner's output, between its
+# plan_lanes N: the tests into N lanes, longest first onto the lane with
+# the fewest seconds so far; each lane keeps the tests' own order. Leaves
+# lane_tests[K] (K from 1), the tests of lane K separated by spaces.
+plan_lanes()
+{
+	local n=$1 name secs t k best i
+	local -A weight=() lane_of=()
+	local -a load=() order=()
+	while read -r name secs; do
+		[[ -z $name || $name == \#* ]] && continue
+		[[ $secs =~ ^[0-9]+\.[0-9]$ ]] || die "tests/data/guest-seconds: $name: not N.N seconds: $secs"
+		weight[$name]=$((10#${secs/./}))
+	done < "$TOP/tests/data/guest-seconds"
+	for ((k = 1; k <= n; k++)); do
+		load[k]=0 lane_tests[k]=''
+	done
+	# tenths of a second; heaviest first (a stable selection: few tests)
+	order=("${tests[@]}")
+	for ((i = 0; i < ${#order[@]}; i++)); do
+		best=$i
+		for ((k = i + 1; k < ${#order[@]}; k++)); do
+			((${weight[${order[k]##*/}]:-10} > ${weight[${order[best]##*/}]:-10})) && best=$k
+		done
+		t=${order[best]} order[best]=${order[i]} order[i]=$t
+		best=1
+		for ((k = 2; k <= n; k++)); do
+			((load[k] < load[best])) && best=$k
+		done
+		lane_of[$t]=$best
+		load[best]=$((load[best] + ${weight[${t##*/}]:-10}))
+	done
+	for t in "${tests[@]}"; do
+		k=${lane_of[$t]}
+		lane_tests[k]+=" $t"
+	done
+}
+
+# keep_lane FILE [print]: the runner's output, from stdin, into FILE (and
+# to stdout with "print"); each test's seconds, from the runner's
+# "# selftests:" line to its result line, into $logdir/TEST.secs.
+keep_lane()
+{
+	local line start=$EPOCHREALTIME us re='^(not )?ok [0-9]+ selftests: fds_example: ([^ ]+)'
+	while IFS= read -r line || [[ -n $line ]]; do
+		printf '%s\n' "$line" >&3
+		[[ -n ${2:-} ]] && printf '%s\n' "$line"
+		if [[ $line == "# selftests: fds_example: "* ]]; then
+			start=$EPOCHREALTIME
+		elif [[ $line =~ $re ]]; then
+			us=$((${EPOCHREALTIME/./} - ${start/./}))
+			printf '%d.%d\n' $((us / 1000000)) $((us / 100000 % 10)) \
+				> "$logdir/${BASH_REMATCH[2]}.secs"
+		fi
+	done 3> "$1"
+}
+
+# run_kselftest: the kernel's runner runs the tests; its output, printed
+# as it comes, is $results/kselftest.ktap (with lanes, see above).
+run_kselftest()
+{
+	local args=(-c fds_example) t lanes=${FDS_LANES:-1} k
+	local -a pid=()
+	local -a lane_tests=()
+	[[ $lanes =~ ^[1-9][0-9]*$ ]] || die "FDS_LANES=$lanes: not a number of lanes"
+	((lanes > ${#tests[@]})) && lanes=${#tests[@]}
+	rm -f "$results"/kselftest.*.ktap
+	if ((lanes > 1)); then
+		plan_lanes "$lanes"
+	elif [[ -n $pattern || -n ${FDS_SHARD:-} ]] || ((${#left_out[@]})); then
+		lane_tests[1]=${tests[*]}
+	fi
+	for ((k = lanes; k >= 1; k--)); do
+		if [[ -n ${lane_tests[k]:-} ]]; then
+			args=()
+			for t in ${lane_tests[k]}; do
+				args+=(-t "fds_example:$t")
+			done
+		fi
+		[[ -n ${TEST_TIMEOUT:-} ]] && args+=(-o "$TEST_TIMEOUT")
+		if ((k > 1)); then
+			"$FDS_KSELFTEST/run_kselftest.sh" "${args[@]}" < /dev/null 2>&1 |
+				keep_lane "$(lane_file "$k")" &
+			pid[k]=$!
+		else
+			"$FDS_KSELFTEST/run_kselftest.sh" "${args[@]}" < /dev/null 2>&1 |
+				keep_lane "$(lane_file 1)" print
+		fi
+	done
+	for ((k = 2; k <= lanes; k++)); do
+		wait "${pid[k]}"
+		printf '%s\n' "# lane $k of $lanes:"
+		cat "$(lane_file "$k")"
+	done
+}
+
+# split_kselftest FILE: each test's share of the runner's output in FILE, between its
 # "# selftests: fds_example: TEST" line and its result line, without the
 # runner's "# " prefix, into $logdir/NAME.log (NAME: TEST without .sh, the
 # log run_one would write); the exit status its verdict names into
@@ -254,14 +352,15 @@ split_kselftest()
 		elif [[ -n $cur ]]; then
 			printf '%s\n' "${line#\# }" >> "$cur.log"
 		fi
-	done < "$results/kselftest.ktap"
+	done < "$1"
 }
 
 # from_kselftest TEST: TEST's share of the runner's output, in $log as
 # run_one leaves a test's; kselftest.counts gets its verdict.
 from_kselftest()
 {
-	rc=1 secs="as run by run_kselftest.sh"
+	rc=1 secs="no result line"
+	[[ -f $logdir/$1.secs ]] && read -r secs < "$logdir/$1.secs" && secs+=s
 	if [[ -f $logdir/$1.rc ]]; then
 		read -r rc < "$logdir/$1.rc"
 	else
@@ -274,14 +373,32 @@ from_kselftest()
 	esac
 }
 
+# FDS_SHARD=K/N (make check-vm: guest K of the N that share a kernel's
+# suite): the tests planned into N lanes as above, lane K's only.
+shard_note=()
+if [[ -n ${FDS_SHARD:-} ]]; then
+	if [[ ! $FDS_SHARD =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] ||
+	   ((BASH_REMATCH[1] > BASH_REMATCH[2])); then
+		die "FDS_SHARD=$FDS_SHARD: not K/N with 1 <= K <= N"
+	fi
+	shard=${BASH_REMATCH[1]} shards=${BASH_REMATCH[2]}
+	lane_tests=()
+	plan_lanes "$shards"
+	read -ra tests <<< "${lane_tests[shard]}"
+	((${#tests[@]})) || die "FDS_SHARD=$FDS_SHARD: no test falls to this shard"
+	shard_note=("# shard $shard of $shards: the other tests run in other guests")
+fi
+
 if [[ -n ${FDS_KSELFTEST:-} ]]; then
 	rm -f "$results/kselftest.counts"
 	run_kselftest
-	split_kselftest
+	for f in "$results"/kselftest.ktap "$results"/kselftest.*.ktap; do
+		[[ -f $f ]] && split_kselftest "$f"
+	done
 	ks_pass=0 ks_fail=0 ks_skip=0
 fi
 
-emit "KTAP version 1"
+emit "KTAP version 1" "${shard_note[@]}"
 ((${#left_out[@]})) &&
 	emit "# kernel-independent, left out in this guest (make check runs them): ${left_out[*]}"
 emit "1..${#tests[@]}"

@@ -127,20 +127,24 @@ for applet in sh ip poweroff sync uname stty tar; do
 	ln -sf busybox "$root/bin/$applet"
 done
 
+# copy_libs PROGRAM...: the host's libraries these programs load, each
+# copied once (one ldd for all: a guest of this host's architecture; a
+# foreign guest's came with foreign_file).
 copy_libs()
 {
-	local lib
-	if [[ -n $foreign ]]; then
-		return 0	# foreign_file copied them
-	fi
-	{ ldd "$1" 2>/dev/null || true; } | { grep -oE '/[^ ]+' || true; } | while read -r lib; do
-		if [[ ! -e $root$lib ]]; then
-			mkdir -p "$root$(dirname "$lib")"
-			cp -L "$lib" "$root$lib"
-		fi
-	done
+	local line re='(^[[:space:]]*|=> )(/[^ ]+) [(]0x'
+	local -A seen=()
+	[[ -z $foreign ]] || return 0
+	while IFS= read -r line; do
+		[[ $line =~ $re ]] && seen[${BASH_REMATCH[2]}]=1
+	done < <(ldd "$@" 2> /dev/null || true)
+	((${#seen[@]} == 0)) || cp -L --parents "${!seen[@]}" "$root/"
 }
 
+# Each tool where the host (or the foreign packages) has it, then under
+# the usual names, wherever Debian put it: a link in every bin directory
+# that has no such name yet.
+paths=()
 for t in "${tools[@]}"; do
 	if [[ -n $foreign ]]; then
 		path=$(foreign_tool "$t") || path=''
@@ -153,15 +157,19 @@ for t in "${tools[@]}"; do
 	fi
 	if [[ -n $foreign ]]; then
 		foreign_file "$path"
-	else
-		mkdir -p "$root$(dirname "$path")"
-		cp -L "$path" "$root$path"
 	fi
-	copy_libs "$path"
-	# reachable under the usual names, wherever Debian put it
-	for d in /bin /usr/bin /sbin /usr/sbin; do
-		[[ -e $root$d/$t ]] || ln -s "$path" "$root$d/$t"
+	paths+=("$path")
+done
+if [[ -z $foreign ]]; then
+	cp -L --parents "${paths[@]}" "$root/"
+	copy_libs "${paths[@]}"
+fi
+for d in /bin /usr/bin /sbin /usr/sbin; do
+	links=()
+	for path in "${paths[@]}"; do
+		[[ -e $root$d/${path##*/} || -L $root$d/${path##*/} ]] || links+=("$path")
 	done
+	((${#links[@]} == 0)) || ln -s -t "$root$d" "${links[@]}"
 done
 
 # The shell every scenario, helper script and the kernel's kselftest runner
@@ -193,11 +201,13 @@ install_kselftest()
 		[[ -e $root/usr/bin/$applet || -e $root/bin/$applet ]] ||
 			ln -s busybox "$root/bin/$applet"
 	done
+	bins=()
 	for b in "$root"/kselftest/fds_example/fds_example "$root"/kselftest/fds_example/tests/bin/*; do
 		if [[ -x $b && ! -d $b ]]; then
-			copy_libs "$b"
+			bins+=("$b")
 		fi
 	done
+	copy_libs "${bins[@]}"
 }
 install_kselftest
 

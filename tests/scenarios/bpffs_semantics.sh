@@ -80,6 +80,16 @@ step "a hard link to a pin is a second name for the same object" '
 	expect_value "$FS/hard" 2 23
 '
 
+# Removing the last pin of a map frees it; when its id goes differs
+# (matrix row): tests/helpers/map_ids unlink tells, docs/walkthrough.md
+# shows it, and tests/scenarios/walkthrough.sh replays it on either.
+step "rm of the only pin of a map frees it: at once, or after an RCU grace period (matrix row)" '
+	when=$(tests/bin/helpers/map_ids unlink "$FS/last") || fail "map_ids unlink failed"
+	[[ $when == at-unlink || $when == after-rcu-grace-period ]] || fail "map_ids unlink printed [$when]"
+	[[ ! -e $FS/last ]] || fail "the pin is still there"
+	matrix_record unlink-last-pin-map-id "$when"
+'
+
 step "names with a dot are reserved: today, not in 2015 (errno: matrix row)" '
 	fds -F "$FS/with.dot" -P -m
 	pin_refused pin-dotted-name-errno

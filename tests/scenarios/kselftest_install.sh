@@ -135,4 +135,59 @@ step "tests/run.sh judges the runner's ok, not ok, SKIP, TIMEOUT and missing tes
 	scripts/ktap_check.py "$T/scres"
 '
 
+# Lanes (FDS_LANES): two runners at once, each a share of the tests. "a"
+# and "b" each wait for the other to have started, so they pass only if
+# they run at the same time, which one runner never does; the rest are
+# judged as in one lane, and each lane's output is a KTAP document of its
+# own that the kernel's parser reads.
+step "FDS_LANES=2: two runners at once, the same verdicts, each lane valid KTAP" --needs RUNNER,KUNIT '
+	for t in a b; do
+		o=$([[ $t == a ]] && echo b || echo a)
+		scratch_test "$t" "touch $T/$t.started; n=0; while [ ! -e $T/$o.started ] && [ \$n -lt 40 ]; do sleep 0.05; n=\$((n + 1)); done; [ -e $T/$o.started ] || exit 1; printf \"KTAP version 1\n1..1\nok 1 met\n\""
+	done
+	echo timeout=10 > "$T/sc/fds_example/settings"
+	printf "fds_example:%s\n" pass fail skip a b gone > "$T/sc/kselftest-list.txt"
+	rc=0
+	FDS_LANES=2 FDS_MATRIX_OUT= FDS_FAIL_FAST= TEST_TIMEOUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/lanes CI= \
+		tests/run.sh > "$T/lanes.out" 2>&1 || rc=$?
+	((rc == 1)) || fail "run.sh exited $rc, not 1"
+	tail -n 1 "$T/lanes.out" | grep -qx "5 passed, 2 failed, 1 skipped" ||
+		fail "closing line: $(tail -n 1 "$T/lanes.out")"
+	[[ $(<"$T/lanes/kselftest.counts") == "3 2 1" ]] ||
+		fail "runner counts: $(<"$T/lanes/kselftest.counts")"
+	for t in a b; do
+		grep -q "^ok [0-9] selftests: fds_example: $t\$" "$T/lanes/kselftest.ktap" "$T/lanes/kselftest.2.ktap" ||
+			fail "$t did not pass: $(cat "$T/lanes/kselftest.ktap" "$T/lanes/kselftest.2.ktap")"
+	done
+	n1=$(grep -c "^[a-z ]*ok [0-9]* selftests:" "$T/lanes/kselftest.ktap")
+	n2=$(grep -c "^[a-z ]*ok [0-9]* selftests:" "$T/lanes/kselftest.2.ktap")
+	((n1 + n2 == 6 && n1 > 0 && n2 > 0)) || fail "lanes of $n1 and $n2 tests, not 6 in two"
+	grep -qxF "fail: two" "$T/lanes/failures" || fail "failures: $(<"$T/lanes/failures")"
+	grep -q "^  # a: [0-9]*\.[0-9]s$" "$T/lanes/ktap" || fail "no seconds for a: $(grep "# a:" "$T/lanes/ktap")"
+	scripts/ktap_check.py "$T/lanes" > "$T/lanes.check" || fail "$(<"$T/lanes.check")"
+	grep -q "in 2 lanes" "$T/lanes.check" || fail "$(<"$T/lanes.check")"
+'
+
+# Shards (FDS_SHARD=K/N): make check-vm's N guests of one kernel each run
+# lane K of the same plan; together every test once.
+step "FDS_SHARD=1/2 and 2/2 run every test once between them; a bad K/N is refused" --needs RUNNER,KUNIT '
+	for k in 1 2; do
+		FDS_SHARD=$k/2 FDS_MATRIX_OUT= FDS_FAIL_FAST= TEST_TIMEOUT= FDS_KSELFTEST=$T/sc \
+			FDS_RESULTS=$T/shard$k CI= tests/run.sh > "$T/shard$k.out" 2>&1 || true
+		grep -qx "# shard $k of 2: the other tests run in other guests" "$T/shard$k/ktap" ||
+			fail "shard $k: no shard line: $(head -n 3 "$T/shard$k/ktap")"
+		scripts/ktap_check.py "$T/shard$k" > "$T/shard$k.check" || fail "$(<"$T/shard$k.check")"
+	done
+	got=$(sed -n "s/^\(not \)\{0,1\}ok [0-9]* \([a-z]*\).*/\2/p" "$T/shard1/ktap" "$T/shard2/ktap" | sort | tr "\n" " ")
+	[[ $got == "a b fail gone pass skip " ]] || fail "the two shards ran [$got]"
+	n1=$(grep -c "^\(not \)\{0,1\}ok " "$T/shard1/ktap")
+	((n1 == 3)) || fail "shard 1 ran $n1 of the 6 tests"
+	for bad in 0/2 3/2 1/0 x; do
+		rc=0
+		FDS_SHARD=$bad FDS_MATRIX_OUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/badshard tests/run.sh > "$T/bad.out" 2>&1 || rc=$?
+		((rc == 1)) || fail "FDS_SHARD=$bad: exit $rc"
+		grep -q "FDS_SHARD=$bad: not K/N" "$T/bad.out" || fail "FDS_SHARD=$bad: $(<"$T/bad.out")"
+	done
+'
+
 scenario_end

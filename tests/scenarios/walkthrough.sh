@@ -16,9 +16,19 @@ fi
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
-# The chapter after the walkthrough goes on in the same shell.
-docs=("$TOP/docs/walkthrough.md" "$TOP/docs/after-2015.md"
-      "$TOP/docs/beyond-one-shell.md")
+# The chapter after the walkthrough goes on in the same shell, and so does
+# docs/beyond-one-shell.md, which tests/scenarios/walkthrough_beyond.sh
+# replays (REPLAY_PART=beyond; it sources this file): a test of its own,
+# which make check-vm's guests can run beside this one. It starts as the
+# reader's shell would be when it begins: the walkthrough's commands up to
+# the mount of its bpffs on $FS (lo up, $FS) run first; it uses nothing
+# else the chapters before it left.
+part=${REPLAY_PART:-walkthrough}
+if [[ $part == beyond ]]; then
+	docs=("$TOP/docs/beyond-one-shell.md")
+else
+	docs=("$TOP/docs/walkthrough.md" "$TOP/docs/after-2015.md")
+fi
 # The document uses /tmp/bpffs; the test keeps to its own directory.
 mkdir -p "$T/bpffs"
 # subst TEXT: sets SUBST to TEXT with the document's directories made the
@@ -42,24 +52,40 @@ glob()
 
 cmds=() outs=()
 in_block=0 cur=-1
-while IFS= read -r line; do
-	if [[ $line == '```console' ]]; then
-		in_block=1
-		continue
-	fi
-	if [[ $line == '```' ]]; then
-		in_block=0
-		continue
-	fi
-	((in_block)) || continue
-	if [[ $line == '# '* ]]; then
-		cur=${#cmds[@]}
-		cmds+=("${line#'# '}")
-		outs+=("")
-	elif ((cur >= 0)); then
-		outs[cur]+="$line"$'\n'
-	fi
-done < <(cat "${docs[@]}")
+# doc_commands: the documents' console blocks, from stdin, appended to
+# cmds (each "# command" line) and outs (the lines shown under it).
+doc_commands()
+{
+	local line
+	while IFS= read -r line; do
+		if [[ $line == '```console' ]]; then
+			in_block=1
+			continue
+		fi
+		if [[ $line == '```' ]]; then
+			in_block=0
+			continue
+		fi
+		((in_block)) || continue
+		if [[ $line == '# '* ]]; then
+			cur=${#cmds[@]}
+			cmds+=("${line#'# '}")
+			outs+=("")
+		elif ((cur >= 0)); then
+			outs[cur]+="$line"$'\n'
+		fi
+	done
+}
+if [[ $part == beyond ]]; then
+	doc_commands < "$TOP/docs/walkthrough.md"
+	for i in "${!cmds[@]}"; do
+		[[ ${cmds[i]} == 'mount -t bpf bpf $FS' ]] || continue
+		cmds=("${cmds[@]:0:i + 1}") outs=("${outs[@]:0:i + 1}")
+		break
+	done
+	in_block=0 cur=-1
+fi
+doc_commands < <(cat "${docs[@]}")
 
 # The document's shell variables (a command that starts NAME=...) carry from
 # one command's step to the next through $T/doc.vars: doc_load and doc_save
@@ -120,10 +146,36 @@ expect_printed()
 #   shows "not jited" where the document shows "jited {N}B";
 # - no kernel BTF (Debian's s390x 6.1): bpftool iter pin is refused, and
 #   the iterator's pin is then missing.
-# Each also has a kernel-matrix row: prog-jited, iter-pin-bpftool.
+# - bpffs drops a pin's reference after an RCU grace period (Debian's
+#   5.10): for a moment after the last pin goes, the map's id still
+#   resolves, so before "bpftool map show id $id", which the documents
+#   show failing, the replay waits (up to 5 s) for the id to go.
+# Each also has a kernel-matrix row: prog-jited, iter-pin-bpftool,
+# unlink-last-pin-map-id (tests/helpers/map_ids unlink, probed here on a
+# bpffs of the test's own).
 # (BIG_ENDIAN: lib.sh's)
 JIT_OFF=$([[ ${FDS_JIT_ENABLE:-} == [12] ]] && echo 0 || echo 1)
 NO_BTF=$([[ -r /sys/kernel/btf/vmlinux ]] && echo 0 || echo 1)
+PUT_DEFERRED=0
+step "setup: when this kernel frees a map whose only pin goes" '
+	mkdir "$T/probe"
+	mount -t bpf bpf "$T/probe"
+	when_finished umount "$T/probe"
+	when=$(tests/bin/helpers/map_ids unlink "$T/probe/m") || fail "map_ids unlink failed"
+	if [[ $when == after-rcu-grace-period ]]; then
+		echo 1 > "$T/put_deferred"
+	fi
+'
+[[ -f $T/put_deferred ]] && PUT_DEFERRED=1
+# until_map_gone ID: waits up to 5 s until map ID no longer resolves.
+until_map_gone()
+{
+	local n
+	for ((n = 0; n < 50; n++)); do
+		bpftool map show id "$1" > /dev/null 2>&1 || return 0
+		sleep 0.1
+	done
+}
 
 # reverse_lists LINE KEYWORDS...: LINE with the list of hex or decimal
 # bytes after each keyword reversed; the spaces between words stay as they
@@ -177,6 +229,10 @@ variant()
 	if ((JIT_OFF)) && [[ $vshown == *"jited {N}B"* ]]; then
 		vshown=${vshown//jited \{N\}B/not jited} vnote=" (no JIT: not jited)"
 	fi
+	if ((PUT_DEFERRED)) && [[ $1 == 'bpftool map show id $id'* ]]; then
+		vcmd="until_map_gone \$id; $1"
+		vnote=" (a pin's reference goes after an RCU grace period: waited for the id)"
+	fi
 	if ((NO_BTF)) && [[ $1 == "bpftool iter pin "* ]]; then
 		vshown=$'libbpf: failed to find valid kernel BTF\nlibbpf: Error loading vmlinux BTF: {...}\nlibbpf: failed to load object {...}\nError: can\'t load objfile {...}\n'
 		vnote=" (no kernel BTF: refused)"
@@ -209,6 +265,9 @@ for i in "${!cmds[@]}"; do
 		expect_printed "$2"
 	' "$vcmd" "$vshown"
 done
+# The rest checks the tree once: walkthrough_beyond.sh has replayed its
+# chapter.
+[[ $part == beyond ]] && scenario_end
 
 # excerpts_match DOC SOURCE: each ```c block of DOC is in SOURCE, line for
 # line; prints how many blocks there were.
