@@ -168,6 +168,8 @@ tests/bin/helpers/pinctl: tests/helpers/pinctl.c lo_net.o libbpf.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)
 
 # The beyond_* scenarios run them: map ids, and a pin replaced in a loop.
+# map_ids waits for an id to go as the kselftest tests do (bpffs_fixture.o).
+tests/bin/helpers/map_ids: tests/bin/bpffs_fixture.o
 tests/bin/helpers/map_ids tests/bin/helpers/repin_loop: tests/bin/helpers/%: tests/helpers/%.c libbpf.o
 	@mkdir -p tests/bin/helpers
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^)

@@ -199,11 +199,19 @@ judge()
 	fi
 }
 
+# since START: sets SINCE to the seconds from START (an $EPOCHREALTIME)
+# to now, to a tenth ("N.N").
+since()
+{
+	local us=$((${EPOCHREALTIME/./} - ${1/./}))
+	printf -v SINCE '%d.%d' $((us / 1000000)) $((us / 100000 % 10))
+}
+
 # run_one TEST: runs TEST into $log; leaves its exit status in rc and
 # its time in secs.
 run_one()
 {
-	local cmd start us
+	local cmd start
 	if [[ $1 == *.sh ]]; then
 		cmd=(bash "$1")
 	else
@@ -213,9 +221,8 @@ run_one()
 	FDS_PRIVATE_NS=1 timeout --kill-after=10 "$TIMEOUT" \
 		unshare --mount --propagation private "${cmd[@]}" < /dev/null > "$log" 2>&1
 	rc=$?
-	us=$((${EPOCHREALTIME/./} - ${start/./}))
-	printf -v secs '%d.%d' $((us / 1000000)) $((us / 100000 % 10))
-	secs+=s
+	since "$start"
+	secs=${SINCE}s
 }
 
 # lane_file K: lane K's copy of the runner's output.
@@ -270,16 +277,15 @@ plan_lanes()
 # "# selftests:" line to its result line, into $logdir/TEST.secs.
 keep_lane()
 {
-	local line start=$EPOCHREALTIME us re='^(not )?ok [0-9]+ selftests: fds_example: ([^ ]+)'
+	local line start=$EPOCHREALTIME re='^(not )?ok [0-9]+ selftests: fds_example: ([^ ]+)'
 	while IFS= read -r line || [[ -n $line ]]; do
 		printf '%s\n' "$line" >&3
 		[[ -n ${2:-} ]] && printf '%s\n' "$line"
 		if [[ $line == "# selftests: fds_example: "* ]]; then
 			start=$EPOCHREALTIME
 		elif [[ $line =~ $re ]]; then
-			us=$((${EPOCHREALTIME/./} - ${start/./}))
-			printf '%d.%d\n' $((us / 1000000)) $((us / 100000 % 10)) \
-				> "$logdir/${BASH_REMATCH[2]}.secs"
+			since "$start"
+			echo "$SINCE" > "$logdir/${BASH_REMATCH[2]}.secs"
 		fi
 	done 3> "$1"
 }

@@ -123,7 +123,7 @@ events_file()
 qemu_cmd()
 {
 	local name=$1 accel=$3 d devs cpu=(-smp "$6")
-	[[ $accel == tcg ]] && cpu=(-cpu "${VM_CPU:-$cpu_model}" -smp "$6")
+	[[ $accel == tcg ]] && cpu+=(-cpu "${VM_CPU:-$cpu_model}")
 	qemu=("$qemu_bin" -M "${VM_MACHINE:-$machine}"
 	      -accel "$accel${VM_ACCEL_OPTS:+,$VM_ACCEL_OPTS}" "${cpu[@]}" -m 1024
 	      -nographic -no-reboot -nodefaults -chardev "stdio,id=console"
@@ -343,10 +343,11 @@ kernel_initrd()
 
 # run_kernel LABEL KERNEL [APPEND [K/N]]: with K/N, guest K of the N that
 # share the kernel's suite: named LABEL-shardK, its results in
-# build/results/LABEL/shard-K, its start and end in NAME.span.
+# build/results/LABEL/shard-K, its start and end in NAME.span
+# (microseconds).
 run_kernel()
 {
-	local label=$1 k=$2 name=$1 v rc dir=$results/$1 rd append=${3:-} start=$EPOCHREALTIME
+	local label=$1 k=$2 name=$1 v rc dir=$results/$1 rd append=${3:-} start=${EPOCHREALTIME/./}
 	if [[ -n ${4:-} ]]; then
 		name=$label-shard${4%/*} dir=$results/$label/shard-${4%/*}
 		append+=" FDS_SHARD=$4"
@@ -369,7 +370,7 @@ run_kernel()
 	fi
 	rm -f "$build/$name.ktap-check.new"
 	say "$name: $(<"$build/$name.verdict") ($(<"$build/$name.total")s; console log: ${build#"$top"/}/$name.log)"
-	echo "$start $EPOCHREALTIME" > "$build/$name.span"
+	echo "$start ${EPOCHREALTIME/./}" > "$build/$name.span"
 }
 
 # merge_shards LABEL: the kernel's results from its guests' (run_kernel
@@ -382,7 +383,7 @@ run_kernel()
 merge_shards()
 {
 	local label=$1 dir=$results/$1 s name sd p f k a b v pass=0 fail=0 skip=0 exits=0
-	local verdict=PASS first='' last=''
+	local verdict=PASS first=0 last=0
 	rm -f "$dir"/{counts,failures,cases,matrix.tsv,kernel,exit,missing} \
 		"$build/$label".{verdict,total,boot,ktap-check}
 	mkdir -p "$dir"
@@ -408,16 +409,16 @@ merge_shards()
 		((s == 1)) && [[ -f $build/$name.boot ]] && cp "$build/$name.boot" "$build/$label.boot"
 		if [[ -f $build/$name.span ]]; then
 			read -r a b < "$build/$name.span"
-			[[ -z $first ]] || awk -v a="$a" -v f="$first" 'BEGIN { exit !(a < f) }' || a=$first
-			[[ -z $last ]] || awk -v b="$b" -v l="$last" 'BEGIN { exit !(b > l) }' || b=$last
-			first=$a last=$b
+			((first == 0 || a < first)) && first=$a
+			((b > last)) && last=$b
 		fi
 	done
 	((exits == shards)) || rm -f "$dir/exit"
 	echo "$pass $fail $skip" > "$dir/counts"
 	echo "$verdict" > "$build/$label.verdict"
-	if [[ -n $first ]]; then
-		awk -v a="$first" -v b="$last" 'BEGIN { printf "%.1f\n", b - a }' > "$build/$label.total"
+	if ((first)); then
+		printf '%d.%d\n' $(((last - first) / 1000000)) $(((last - first) / 100000 % 10)) \
+			> "$build/$label.total"
 	else
 		echo - > "$build/$label.total"
 	fi
@@ -506,12 +507,10 @@ for ((i = ${#kernels[@]} - 1; i >= 0; i--)); do
 	once=''
 	((i == 0)) && [[ $arch != amd64 ]] && once=FDS_ARCH_ONCE=1
 	rm -rf "${results:?}/${labels[i]}"
-	if ((shards == 1)); then
-		HANG_AFTER='' start_job "$guest_cpus" run_kernel "${labels[i]}" "${kernels[i]}" "$once"
-		continue
-	fi
 	for ((s = 1; s <= shards; s++)); do
-		HANG_AFTER='' start_job "$guest_cpus" run_kernel "${labels[i]}" "${kernels[i]}" "$once" "$s/$shards"
+		shard=()
+		((shards > 1)) && shard=("$s/$shards")
+		HANG_AFTER='' start_job "$guest_cpus" run_kernel "${labels[i]}" "${kernels[i]}" "$once" "${shard[@]}"
 	done
 done
 if [[ ${VM_SELFTEST:-1} == 1 ]]; then

@@ -13,6 +13,7 @@
 
 #include "bpf_syscall.h"
 #include "libbpf.h"
+#include "../bpffs_fixture.h"
 
 static const char usage[] =
 	"Usage: map_ids next          make a map, print its id, free it\n"
@@ -114,7 +115,7 @@ static int cmd_between(const char *low, const char *high)
 static int unlink_once(const char *path, int *found)
 {
 	struct bpf_map_info info;
-	int fd, i;
+	int fd;
 
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "map_ids", 4, 4, 1, NULL);
 	if (fd < 0)
@@ -137,15 +138,8 @@ static int unlink_once(const char *path, int *found)
 	} else if (errno != ENOENT) {
 		return fail("BPF_MAP_GET_FD_BY_ID");
 	}
-	for (i = 0; i < 500; i++) {
-		fd = bpf_map_get_fd_by_id(info.id);
-		if (fd < 0 && errno == ENOENT)
-			return 0;
-		if (fd < 0)
-			return fail("BPF_MAP_GET_FD_BY_ID");
-		close(fd);
-		usleep(10000);
-	}
+	if (wait_id_gone(bpf_map_get_fd_by_id, info.id) == 0)
+		return 0;
 	fprintf(stderr, "map_ids: map %u still exists 5 s after its pin went\n",
 		info.id);
 	return 1;
