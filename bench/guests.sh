@@ -18,14 +18,16 @@ out=build/bench-guests
 mkdir -p "$out"
 . bench/matrix.sh
 
-# NAME|VM_MACHINE|VM_CPU|VM_ACCEL_OPTS|VM_APPEND|TIMEOUT: an empty field
-# keeps check-vm's own (pc, data/arches' -cpu: qemu64 on x86, -accel tcg with QEMU's defaults:
-# thread=multi, a 1 GiB translation cache; nothing appended; 900 s).
+# NAME|VM_MACHINE|VM_CPU|VM_ACCEL_OPTS|VM_APPEND|TIMEOUT|VAR=VALUE: an
+# empty field keeps check-vm's own (pc, data/arches' -cpu: qemu64 on x86,
+# -accel tcg with QEMU's defaults: thread=multi, a 1 GiB translation
+# cache; nothing appended; 900 s; the kernel started at its PVH entry).
 # microvm has one UART where the guest needs three, and none of the
 # Debian cloud kernels here has virtio-mmio's console for the other two:
 # its short timeout shows that it never reaches the suite.
 variants=(
 	"pc, -cpu qemu64 (check-vm's)|||||"
+	"bzImage (VM_PVH=0)||||||VM_PVH=0"
 	"q35|q35||||"
 	"microvm|microvm||||60"
 	"-cpu max||max|||"
@@ -40,12 +42,12 @@ wanted=${BENCH_VARIANTS:-}
 printf '%-22s %-8s %7s %10s  %s\n' variant kernel "boot s" "verdict s" verdict
 n=0
 for v in "${variants[@]}"; do
-	IFS='|' read -r name machine cpu opts append limit <<< "$v"
+	IFS='|' read -r name machine cpu opts append limit var <<< "$v"
 	n=$((n + 1))
 	[[ -z $wanted || " $wanted " == *" $name "* || " $wanted " == *" $n "* ]] || continue
 	log=$out/$n.log
 	matrix_run "$log" VM_SELFTEST=0 VM_MACHINE="$machine" VM_CPU="$cpu" \
-		VM_ACCEL_OPTS="$opts" VM_APPEND="$append" ${limit:+VM_TIMEOUT=$limit}
+		VM_ACCEL_OPTS="$opts" VM_APPEND="$append" ${limit:+VM_TIMEOUT=$limit} ${var:+"$var"}
 	rc=$?
 	if ((${#M_LABELS[@]} == 0)); then
 		printf '%-22s %-8s %7s %10s  %s\n' "$name" - - - "no summary (exit $rc; see $log)"

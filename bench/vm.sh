@@ -45,8 +45,10 @@ splits=()
 for label in "${M_LABELS[@]}"; do
 	splits+=("$(time_split "$label")")
 done
-# the 6.1 guests' KTAP, for write_guest_seconds
-cat build/results/6.1/ktap build/results/6.1/shard-*/ktap > "$log/6.1.ktap" 2> /dev/null
+# each kernel's guests' KTAP, for write_guest_seconds
+for label in "${M_LABELS[@]}"; do
+	cat "build/results/$label/ktap" build/results/"$label"/shard-*/ktap > "$log/$label.ktap" 2> /dev/null
+done
 
 # --- boots -----------------------------------------------------------------
 # median VALUE...: the middle one (the lower of the two middle ones).
@@ -68,25 +70,41 @@ for label in "${M_LABELS[@]}"; do
 done
 
 # write_guest_seconds: tests/data/guest-seconds, by which tests/run.sh
-# shares a kernel's suite out among its guests (and lanes), from the 6.1
-# guests' KTAP saved after the matrix ("# TEST: N.Ns" lines; a scenario is
-# named with its .sh, as the kernel's runner names it).
+# shares a kernel's suite out among its guests (and lanes): a column per
+# kernel, from its guests' KTAP saved after the matrix ("# TEST: N.Ns"
+# lines; a scenario is named with its .sh, as the kernel's runner names
+# it), "-" where a kernel did not run a test. Not written when a kernel
+# left no KTAP or only some kernels ran.
 write_guest_seconds()
 {
-	local out=tests/data/guest-seconds line name re='^  # ([a-z0-9_]+): ([0-9]+\.[0-9])s$'
-	[[ -s $log/6.1.ktap ]] || { echo "bench: no 6.1 guest's KTAP: $out not rewritten"; return 0; }
-	{
-		echo "# Each test's seconds in a QEMU guest (Debian 6.1, -cpu qemu64, under TCG),"
-		echo "# from the kernel runner's header line to its result line: tests/run.sh"
-		echo "# shares a kernel's suite out among its guests (FDS_SHARD) and lanes"
-		echo "# (FDS_LANES) by them; a test not named here counts 1 s."
-		echo "# BENCH_UPDATE=1 make bench rewrites this file ($(date -u +%Y-%m-%d))."
+	local out=tests/data/guest-seconds label line name row re='^  # ([a-z0-9_]+): ([0-9]+\.[0-9])s$'
+	local -A secs=() names=()
+	[[ -z ${BENCH_KERNELS:-} ]] || { echo "bench: BENCH_KERNELS ran a part of the matrix: $out not rewritten"; return 0; }
+	for label in "${M_LABELS[@]}"; do
+		[[ -s $log/$label.ktap ]] || { echo "bench: no KTAP of $label's guests: $out not rewritten"; return 0; }
 		while IFS= read -r line; do
 			[[ $line =~ $re ]] || continue
 			name=${BASH_REMATCH[1]}
 			[[ -f tests/scenarios/$name.sh ]] && name+=.sh
-			printf '%s %s\n' "$name" "${BASH_REMATCH[2]}"
-		done < "$log/6.1.ktap" | LC_ALL=C sort
+			secs[$label/$name]=${BASH_REMATCH[2]} names[$name]=1
+		done < "$log/$label.ktap"
+	done
+	{
+		echo "# Each test's seconds in QEMU guests of each kernel (-cpu qemu64, under"
+		echo "# TCG, two guests at once as make check-vm runs them), from the kernel"
+		echo "# runner's header line to its result line: tests/run.sh shares a"
+		echo "# kernel's suite out among its guests (FDS_SHARD) and lanes (FDS_LANES)"
+		echo "# by its column (FDS_LABEL; another kernel by a test's mean); a test not"
+		echo "# named here counts 1 s. BENCH_UPDATE=1 make bench rewrites this file"
+		echo "# ($(date -u +%Y-%m-%d))."
+		echo "test ${M_LABELS[*]}"
+		for name in "${!names[@]}"; do
+			row=$name
+			for label in "${M_LABELS[@]}"; do
+				row+=" ${secs[$label/$name]:--}"
+			done
+			echo "$row"
+		done | LC_ALL=C sort
 	} > "$out.new" && mv "$out.new" "$out"
 	echo "bench: wrote $out"
 }

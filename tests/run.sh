@@ -30,8 +30,7 @@
 # below, with the exit status the runner's verdict names.
 # FDS_LANES=N (N > 1; a QEMU guest sets it to its CPUs): N runners at
 # once, each with a share of the tests (-t each), balanced by the seconds
-# each test took in a guest (tests/data/guest-seconds; one not named there
-# counts 1 s). Lane 1's output is printed as it comes and kept as
+# each test took in guests of this kernel (read_weights). Lane 1's output is printed as it comes and kept as
 # kselftest.ktap, lane K's printed when it ends and kept as
 # kselftest.K.ktap; kselftest.counts is over all lanes. The tests share
 # nothing one lane could disturb in another: each has its own bpffs in its
@@ -235,19 +234,56 @@ lane_file()
 	fi
 }
 
-# plan_lanes N: the tests into N lanes, longest first onto the lane with
-# the fewest seconds so far; each lane keeps the tests' own order. Leaves
-# lane_tests[K] (K from 1), the tests of lane K separated by spaces.
+# read_weights: weight[TEST], tenths of a second, from $FDS_GUEST_SECONDS
+# (default tests/data/guest-seconds): a header "test LABEL..." naming a
+# column per kernel, then each test's seconds in each ("-": not measured).
+# A guest plans by its own kernel's column (FDS_LABEL, which make check-vm
+# sets to the matrix column it boots), anything else (or a "-" there) by a
+# test's mean over the columns; a test with no figure counts 1 s.
+read_weights()
+{
+	local file=${FDS_GUEST_SECONDS:-$TOP/tests/data/guest-seconds} name rest s col=-1 sum n i own
+	local -a cols=() figs=()
+	while read -r name rest; do
+		[[ -z $name || $name == \#* ]] && continue
+		if [[ $name == test ]]; then
+			read -ra cols <<< "$rest"
+			for ((i = 0; i < ${#cols[@]}; i++)); do
+				[[ ${cols[i]} == "${FDS_LABEL:-}" ]] && col=$i
+			done
+			continue
+		fi
+		((${#cols[@]})) || die "$file: $name comes before the header line \"test LABEL...\""
+		read -ra figs <<< "$rest"
+		((${#figs[@]} == ${#cols[@]})) ||
+			die "$file: $name: ${#figs[@]} figures for ${#cols[@]} kernels"
+		sum=0 n=0 own=''
+		for ((i = 0; i < ${#figs[@]}; i++)); do
+			s=${figs[i]}
+			[[ $s == - ]] && continue
+			[[ $s =~ ^[0-9]+\.[0-9]$ ]] || die "$file: $name: not N.N seconds: $s"
+			s=$((10#${s/./}))
+			((i == col)) && own=$s
+			sum=$((sum + s)) n=$((n + 1))
+		done
+		if [[ -n $own ]]; then
+			weight[$name]=$own
+		elif ((n)); then
+			weight[$name]=$((sum / n))
+		fi
+	done < "$file"
+}
+
+# plan_lanes N: the tests into N lanes, longest first (read_weights) onto
+# the lane with the fewest seconds so far; each lane keeps the tests' own
+# order. Leaves lane_tests[K] (K from 1), the tests of lane K separated by
+# spaces.
 plan_lanes()
 {
-	local n=$1 name secs t k best i
+	local n=$1 t k best i
 	local -A weight=() lane_of=()
 	local -a load=() order=()
-	while read -r name secs; do
-		[[ -z $name || $name == \#* ]] && continue
-		[[ $secs =~ ^[0-9]+\.[0-9]$ ]] || die "tests/data/guest-seconds: $name: not N.N seconds: $secs"
-		weight[$name]=$((10#${secs/./}))
-	done < "$TOP/tests/data/guest-seconds"
+	read_weights
 	for ((k = 1; k <= n; k++)); do
 		load[k]=0 lane_tests[k]=''
 	done

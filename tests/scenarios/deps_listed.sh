@@ -17,8 +17,10 @@ scenario_begin
 # man page lint and rendering, make install, the compat build, make lint
 # (pmccabe for function length), the lifetimes picture's Graphviz source,
 # the matrix tool and the KTAP check (Debian's python3, whatever else is
-# first in PATH).
-native_only=(ip mandoc man make cc shellcheck perl pmccabe dot /usr/bin/python3)
+# first in PATH), and what vm/pvh-kernel.sh and its test run (ld, readelf,
+# the decompressors).
+native_only=(ip mandoc man make cc shellcheck perl pmccabe dot /usr/bin/python3
+	     ld readelf zstd xz lz4 gzip od)
 
 # read_lists: listed (the packages data/packages names, and what they
 # depend on, " "-separated) and tools (the commands to account for).

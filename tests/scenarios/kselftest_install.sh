@@ -190,4 +190,28 @@ step "FDS_SHARD=1/2 and 2/2 run every test once between them; a bad K/N is refus
 	done
 '
 
+# Each kernel its own column of weights: make check-vm's guests plan by
+# their kernel's (FDS_LABEL), anything else by a test's mean; a file whose
+# rows do not match its header is refused.
+step "FDS_LABEL picks the column of guest-seconds a guest plans by" --needs RUNNER,KUNIT '
+	printf "%s\n" "# scratch" "test x y" "pass 9.0 0.1" "fail 0.1 9.0" "skip - 0.1" > "$T/weights"
+	for label in x y z; do
+		FDS_GUEST_SECONDS=$T/weights FDS_LABEL=$label FDS_SHARD=1/2 FDS_MATRIX_OUT= FDS_FAIL_FAST= \
+			TEST_TIMEOUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/col$label CI= tests/run.sh > "$T/col$label.out" 2>&1 || true
+		got=$(sed -n "s/^\(not \)\{0,1\}ok [0-9]* \([a-z]*\).*/\2/p" "$T/col$label/ktap" | tr "\n" " ")
+		case $label in
+		x) want="pass " ;;		# 9 s alone; the rest, 3.2 s, in shard 2
+		y) want="fail " ;;
+		z) want="pass a gone " ;;	# means: pass 4.5, fail 4.5, skip 0.1; the rest 1 s
+		esac
+		[[ $got == "$want" ]] || fail "FDS_LABEL=$label: shard 1 ran [$got], not [$want]"
+	done
+	printf "%s\n" "test x y" "pass 9.0" > "$T/weights"
+	rc=0
+	FDS_GUEST_SECONDS=$T/weights FDS_SHARD=1/2 FDS_MATRIX_OUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/badw \
+		tests/run.sh > "$T/badw.out" 2>&1 || rc=$?
+	((rc == 1)) || fail "a short row: exit $rc"
+	grep -q "pass: 1 figures for 2 kernels" "$T/badw.out" || fail "a short row: $(<"$T/badw.out")"
+'
+
 scenario_end
