@@ -22,7 +22,8 @@ rm -f "$out"
 [[ -f $in && -r $in ]] || die "$in: not a readable file"
 size=$(stat -c %s "$in") || die "$in: cannot stat it"
 
-# le N OFFSET: the N-byte little-endian number at OFFSET of the input.
+# le N OFFSET: the N-byte little-endian number at OFFSET of the input (a
+# failure has said why; the caller exits).
 le()
 {
 	local v
@@ -32,28 +33,29 @@ le()
 }
 
 ((size >= 0x250)) || die "$in: $size bytes, too short for a bzImage's header"
-magic=$(le 4 $((0x202)))
+magic=$(le 4 $((0x202))) || exit 1
 ((magic == 0x53726448)) || die "$in: no \"HdrS\" at 0x202: not an x86 bzImage"
-version=$(le 2 $((0x206)))
+version=$(le 2 $((0x206))) || exit 1
 ((version >= 0x208)) ||
 	die "$in: boot protocol $((version >> 8)).$((version & 255)), before 2.08: no payload fields"
-setup_sects=$(le 1 $((0x1f1)))
+setup_sects=$(le 1 $((0x1f1))) || exit 1
 ((setup_sects)) || setup_sects=4
-start=$(((setup_sects + 1) * 512 + $(le 4 $((0x248)))))
-length=$(le 4 $((0x24c)))
+offset=$(le 4 $((0x248))) || exit 1
+start=$(((setup_sects + 1) * 512 + offset))
+length=$(le 4 $((0x24c))) || exit 1
 ((length > 4 && start + length <= size)) ||
 	die "$in: payload of $length bytes at $start does not fit in its $size bytes"
 
 # The build appended the unpacked size, 4 bytes little-endian, to the
 # payload; the decompressors want the compressed stream alone.
-want=$(le 4 $((start + length - 4)))
-head=$(od -An -tx1 -j "$start" -N 6 "$in") && head=${head//[[:space:]]/}
-case $head in
+want=$(le 4 $((start + length - 4))) || exit 1
+lead=$(od -An -tx1 -j "$start" -N 6 "$in") && lead=${lead//[[:space:]]/}
+case $lead in
 28b52ffd*) tool=(zstd -q -d -c) ;;
 fd377a585a00) tool=(xz -q -d -c) ;;
 02214c18*) tool=(lz4 -q -d -c) ;;
 1f8b*) tool=(gzip -q -d -c) ;;
-*) die "$in: payload starts $head: not a compression this script undoes (zstd, xz, lz4, gzip)" ;;
+*) die "$in: payload starts $lead: not a compression this script undoes (zstd, xz, lz4, gzip)" ;;
 esac
 command -v "${tool[0]}" > /dev/null || die "$in: its payload is ${tool[0]}, and ${tool[0]} is not installed"
 tail -c +$((start + 1)) "$in" | head -c $((length - 4)) | "${tool[@]}" > "$out.new" 2> /dev/null ||
