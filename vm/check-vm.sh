@@ -503,12 +503,11 @@ fi
 [[ $shards =~ ^[1-9][0-9]*$ ]] || die "VM_SHARDS=$shards: not a number of guests per kernel"
 vcpu_budget=$((jobs_max * guest_cpus))
 declare -A job_vcpus=()
-# start_job VCPUS CMD...: CMD in the background once VCPUS more vCPUs fit
-# in the budget beside the guests still running.
-start_job()
+# wait_room VCPUS: until VCPUS more vCPUs fit in the budget beside the
+# guests still running (or none runs).
+wait_room()
 {
 	local need=$1 used pid
-	shift
 	while :; do
 		used=0
 		for pid in "${!job_vcpus[@]}"; do
@@ -521,6 +520,13 @@ start_job()
 		((used == 0 || used + need <= vcpu_budget)) && break
 		wait -n
 	done
+}
+# start_job VCPUS CMD...: CMD in the background once there is room for it.
+start_job()
+{
+	local need=$1
+	shift
+	wait_room "$need"
 	"$@" &
 	job_vcpus[$!]=$need
 }
@@ -535,6 +541,10 @@ for ((i = ${#kernels[@]} - 1; i >= 0; i--)); do
 	((i == 0)) && [[ $arch != amd64 ]] && once=FDS_ARCH_ONCE=1
 	rm -rf "${results:?}/${labels[i]}"
 	rd=$(kernel_initrd "${labels[i]}" "${kernels[i]}")
+	# A kernel's guests start together, once there is room for all of
+	# them: its time is theirs, not theirs plus the wait for another
+	# kernel's guest to end between one start and the next.
+	wait_room $((shards * guest_cpus))
 	for ((s = 1; s <= shards; s++)); do
 		shard=()
 		((shards > 1)) && shard=("$s/$shards")
