@@ -22,20 +22,21 @@
 #
 # FDS_KSELFTEST=DIR: the kernel's runner runs the tests instead, as the
 # engines run them: DIR is an installed kselftest tree (make
-# kselftest-install), whose run_kselftest.sh runs them all (-c fds_example;
-# or -t each test the pattern picks; TEST_TIMEOUT, if set, is its -o). Its output is
-# printed as it comes and kept as kselftest.ktap in the results, with
-# kselftest.counts, "PASSED FAILED SKIPPED" over its own verdicts (one per
-# test); each test's share of it, its "# " prefix taken off, is judged as
-# below, with the exit status the runner's verdict names.
+# kselftest-install), whose run_kselftest.sh runs them all (-c
+# fds_example; or -t each test the pattern picks; TEST_TIMEOUT, if set, is
+# its -o). Its output is printed as it comes and kept as kselftest.ktap in
+# the results, with kselftest.counts, "PASSED FAILED SKIPPED" over its own
+# verdicts (one per test); each test's share of it, its "# " prefix taken
+# off, is judged as below, with the exit status the runner's verdict
+# names.
 # FDS_LANES=N (N > 1; a QEMU guest sets it to its CPUs): N runners at
 # once, each with a share of the tests (-t each), balanced by the seconds
-# each test took in guests of this kernel (read_weights). Lane 1's output is printed as it comes and kept as
-# kselftest.ktap, lane K's printed when it ends and kept as
-# kselftest.K.ktap; kselftest.counts is over all lanes. The tests share
-# nothing one lane could disturb in another: each has its own bpffs in its
-# own mount namespace, and those that send packets their own network
-# namespace.
+# each test took in guests of this kernel (read_weights). Lane 1's output
+# is printed as it comes and kept as kselftest.ktap, lane K's printed when
+# it ends and kept as kselftest.K.ktap; kselftest.counts is over all
+# lanes. The tests share nothing one lane could disturb in another: each
+# has its own bpffs in its own mount namespace, and those that send
+# packets their own network namespace.
 # Usage: run.sh [NAME-PATTERN]
 set -u
 

@@ -362,9 +362,10 @@ kernel_initrd()
 	       (cd "$tmp" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) > "$tmp.cpio" &&
 	       cat "$initrd" "$tmp.cpio" > "$out.new" && mv "$out.new" "$out"; }; then
 		say "$1: cannot add its modules to the initramfs; its guests boot without them" >&2
+		rm -f "$out.new"
 		out=$initrd
 	fi
-	rm -rf "$tmp" "$tmp.cpio" "$out.new"
+	rm -rf "$tmp" "$tmp.cpio"
 	echo "$out"
 }
 
