@@ -44,6 +44,7 @@ step "racing pins of one path: exactly one wins each of $ROUNDS rounds, the rest
 	# The contenders wait on a lock the test holds, then all go at once.
 	printf -v loser "%s\n" "bpf: map fd:3 (Success)" "bpf: pin ret:(-1,File exists)"
 	: > "$T/gate"
+	ino=$(stat -c %i "$T/gate")
 	for ((round = 1; round <= ROUNDS; round++)); do
 		exec 8> "$T/gate"
 		flock -x 8
@@ -53,7 +54,17 @@ step "racing pins of one path: exactly one wins each of $ROUNDS rounds, the rest
 				> "$T/race.$c.out" 2> "$T/race.$c.err" 9<&- ) 9< "$T/gate" &
 			pids+=($!)
 		done
-		sleep 0.1
+		# The gate opens once all four wait at it: /proc/locks lists each
+		# blocked waiter as "-> FLOCK ... MAJOR:MINOR:INODE" (up to 10 s).
+		waiting=0
+		for ((n = 0; n < 1000 && waiting < 4; n++)); do
+			waiting=0
+			while IFS= read -r line; do
+				[[ $line == *"-> FLOCK "*":$ino "* ]] && waiting=$((waiting + 1))
+			done < /proc/locks
+			((waiting == 4)) || sleep 0.01
+		done
+		((waiting == 4)) || fail "round $round: $waiting of 4 contenders waited at the gate"
 		flock -u 8
 		exec 8>&-
 		winners=()

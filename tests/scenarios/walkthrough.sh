@@ -177,6 +177,18 @@ until_map_gone()
 	done
 }
 
+# until_xdp_gone DEV: waits up to 5 s until DEV has no XDP program; says
+# so when it still has one.
+until_xdp_gone()
+{
+	local n
+	for ((n = 0; n < 50; n++)); do
+		[[ $(ip link show dev "$1") == *xdp* ]] || return 0
+		sleep 0.1
+	done
+	echo "$1 still has an XDP program after 5 s"
+}
+
 # reverse_lists LINE KEYWORDS...: LINE with the list of hex or decimal
 # bytes after each keyword reversed; the spaces between words stay as they
 # were.
@@ -232,6 +244,12 @@ variant()
 	if ((PUT_DEFERRED)) && [[ $1 == 'bpftool map show id $id'* ]]; then
 		vcmd="until_map_gone \$id; $1"
 		vnote=" (a pin's reference goes after an RCU grace period: waited for the id)"
+	fi
+	# The reader sleeps a second for the link to go (from a work queue);
+	# the replay waits for lo to lose the program, as long as it takes.
+	if [[ $1 == "rm "*"; sleep 1" ]]; then
+		vcmd="${1%; sleep 1}; until_xdp_gone lo"
+		vnote=" (waited until lo had no XDP program)"
 	fi
 	if ((NO_BTF)) && [[ $1 == "bpftool iter pin "* ]]; then
 		vshown=$'libbpf: failed to find valid kernel BTF\nlibbpf: Error loading vmlinux BTF: {...}\nlibbpf: failed to load object {...}\nError: can\'t load objfile {...}\n'
