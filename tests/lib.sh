@@ -292,7 +292,8 @@ fail()
 
 # The helpers below avoid an exec where a bash builtin will do: under QEMU's
 # TCG every exec of a dynamically linked tool costs tens of milliseconds.
-# (fds, snapshot, same_as and wait_gone run a program by their nature.)
+# (fds, snapshot, same_as, wait_while and wait_gone run a program by their
+# nature.)
 
 # slurp VAR FILE: FILE's bytes, trailing newlines and all, into VAR.
 slurp()
@@ -414,18 +415,29 @@ same_as()
 	fail "the bpffs changed since snapshot $1"
 }
 
+# wait_while TRIES PERIOD COMMAND...: runs COMMAND (its output thrown
+# away) until it fails, at most TRIES times, PERIOD seconds apart. Status 0
+# once COMMAND has failed, 1 when it still succeeded at the last try; the
+# caller says what that means.
+wait_while()
+{
+	local tries=$1 period=$2 i
+	shift 2
+	for ((i = 0; i < tries; i++)); do
+		"$@" > /dev/null 2>&1 || return 0
+		sleep "$period"
+	done
+	return 1
+}
+
 # wait_gone KIND ID: the kernel frees an unreferenced object after an RCU
 # grace period; waits up to 5 s (WAIT_GONE_TRIES of 50 ms, default 100) for
 # bpftool to stop finding it. (Not a builtin helper like those above: it
 # runs bpftool.)
 wait_gone()
 {
-	local kind=$1 id=$2 i
-	for ((i = 0; i < ${WAIT_GONE_TRIES:-100}; i++)); do
-		bpftool "$kind" show id "$id" > /dev/null 2>&1 || return 0
-		sleep 0.05
-	done
-	fail "$kind id $id still exists"
+	wait_while "${WAIT_GONE_TRIES:-100}" 0.05 bpftool "$1" show id "$2" ||
+		fail "$1 id $2 still exists"
 }
 
 # matrix_record ROW VALUE: how this kernel behaves for ROW of the kernel

@@ -167,26 +167,26 @@ step "setup: when this kernel frees a map whose only pin goes" '
 	fi
 '
 [[ -f $T/put_deferred ]] && PUT_DEFERRED=1
-# until_map_gone ID: waits up to 5 s until map ID no longer resolves.
+# until_map_gone ID: waits up to 5 s until map ID no longer resolves; says
+# so when it still does.
 until_map_gone()
 {
-	local n
-	for ((n = 0; n < 50; n++)); do
-		bpftool map show id "$1" > /dev/null 2>&1 || return 0
-		sleep 0.1
-	done
+	wait_while 50 0.1 bpftool map show id "$1" ||
+		echo "map id $1 still exists after 5 s"
+}
+
+# has_xdp DEV: status 0 when DEV has an XDP program attached.
+has_xdp()
+{
+	[[ $(ip link show dev "$1") == *xdp* ]]
 }
 
 # until_xdp_gone DEV: waits up to 5 s until DEV has no XDP program; says
 # so when it still has one.
 until_xdp_gone()
 {
-	local n
-	for ((n = 0; n < 50; n++)); do
-		[[ $(ip link show dev "$1") == *xdp* ]] || return 0
-		sleep 0.1
-	done
-	echo "$1 still has an XDP program after 5 s"
+	wait_while 50 0.1 has_xdp "$1" ||
+		echo "$1 still has an XDP program after 5 s"
 }
 
 # reverse_lists LINE KEYWORDS...: LINE with the list of hex or decimal
