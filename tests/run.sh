@@ -40,7 +40,11 @@
 # Usage: run.sh [NAME-PATTERN]
 set -u
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+# (no dirname, nor sed below: in a guest under TCG each exec costs tens
+# of milliseconds, and this runs once per guest before its first test)
+here=${0%/*}
+[[ $here == "$0" ]] && here=.
+TOP=$(cd "$here/.." && pwd)
 # valgrind runs each fds_example some 20 times slower
 if [[ ${VALGRIND:-} == 1 ]]; then
 	TIMEOUT=${TEST_TIMEOUT:-900}
@@ -60,7 +64,14 @@ tests=()
 if [[ -n ${FDS_KSELFTEST:-} ]]; then
 	FDS_KSELFTEST=$(cd "$FDS_KSELFTEST" && pwd) || die "no $FDS_KSELFTEST"
 	# The runner's time limit, which a TIMEOUT verdict names.
-	TIMEOUT=${TEST_TIMEOUT:-$(sed -n 's/^timeout=//p' "$FDS_KSELFTEST/fds_example/settings")}
+	if [[ -n ${TEST_TIMEOUT:-} ]]; then
+		TIMEOUT=$TEST_TIMEOUT
+	else
+		TIMEOUT=
+		while IFS= read -r line; do
+			[[ $line == timeout=* ]] && TIMEOUT=${line#timeout=}
+		done < "$FDS_KSELFTEST/fds_example/settings"
+	fi
 	list=$FDS_KSELFTEST/kselftest-list.txt
 	[[ -f $list ]] || die "no $list (make kselftest-install INSTALL_PATH=DIR)"
 	mapfile -t kselftests < "$list"
@@ -249,19 +260,20 @@ lane_file()
 # test's mean over the columns; a test with no figure counts 1 s.
 read_weights()
 {
-	local file=${FDS_GUEST_SECONDS:-$TOP/tests/data/guest-seconds} name rest s col=-1 sum n i own
-	local -a cols=() figs=()
-	while read -r name rest; do
+	local file=${FDS_GUEST_SECONDS:-$TOP/tests/data/guest-seconds} name s col=-1 sum n i own
+	local -a cols=() figs=() row=()
+	while read -ra row; do
+		name=${row[0]:-}
 		[[ -z $name || $name == \#* ]] && continue
 		if [[ $name == test ]]; then
-			read -ra cols <<< "$rest"
+			cols=("${row[@]:1}")
 			for ((i = 0; i < ${#cols[@]}; i++)); do
 				[[ ${cols[i]} == "${FDS_LABEL:-}" ]] && col=$i
 			done
 			continue
 		fi
 		((${#cols[@]})) || die "$file: $name comes before the header line \"test LABEL...\""
-		read -ra figs <<< "$rest"
+		figs=("${row[@]:1}")
 		((${#figs[@]} == ${#cols[@]})) ||
 			die "$file: $name: ${#figs[@]} figures for ${#cols[@]} kernels"
 		sum=0 n=0 own=''
@@ -287,27 +299,33 @@ read_weights()
 # spaces.
 plan_lanes()
 {
-	local n=$1 t k best i
+	local n=$1 t k best i w count=${#tests[@]}
 	local -A weight=() lane_of=()
-	local -a load=() order=()
+	local -a load=() order=() ow=()
 	read_weights
 	for ((k = 1; k <= n; k++)); do
 		load[k]=0 lane_tests[k]=''
 	done
-	# tenths of a second; heaviest first (a stable selection: few tests)
+	# tenths of a second; heaviest first (a selection: few tests), each
+	# test's weight looked up once (ow[i] is order[i]'s)
 	order=("${tests[@]}")
-	for ((i = 0; i < ${#order[@]}; i++)); do
+	for ((i = 0; i < count; i++)); do
+		t=${order[i]##*/}
+		ow[i]=${weight[$t]:-10}
+	done
+	for ((i = 0; i < count; i++)); do
 		best=$i
-		for ((k = i + 1; k < ${#order[@]}; k++)); do
-			((${weight[${order[k]##*/}]:-10} > ${weight[${order[best]##*/}]:-10})) && best=$k
+		for ((k = i + 1; k < count; k++)); do
+			((ow[k] > ow[best])) && best=$k
 		done
 		t=${order[best]} order[best]=${order[i]} order[i]=$t
+		w=${ow[best]} ow[best]=${ow[i]} ow[i]=$w
 		best=1
 		for ((k = 2; k <= n; k++)); do
 			((load[k] < load[best])) && best=$k
 		done
 		lane_of[$t]=$best
-		load[best]=$((load[best] + ${weight[${t##*/}]:-10}))
+		load[best]=$((load[best] + w))
 	done
 	for t in "${tests[@]}"; do
 		k=${lane_of[$t]}
