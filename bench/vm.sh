@@ -38,7 +38,6 @@ declare -A boot_s=() base_boot=() base_verdict=()
 runs=${BENCH_MATRIX_RUNS:-3}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench: BENCH_MATRIX_RUNS=$runs: not a number of runs"; exit 1; }
 declare -A best=() all=()
-labels=()
 rm -f "$log"/*.ktap
 for ((r = 1; r <= runs; r++)); do
 	matrix_run "$log/matrix-$r.log"
@@ -48,7 +47,6 @@ for ((r = 1; r <= runs; r++)); do
 		failed=1
 	fi
 	((${#M_LABELS[@]})) || { echo "bench: check-vm left no summary (see $log/matrix-$r.log)"; exit 1; }
-	labels=("${M_LABELS[@]}")
 	for label in "${M_LABELS[@]}" whole; do
 		all[$label]+=" ${M_TOTAL[$label]}"
 		if [[ -z ${best[$label]:-} ]] ||
@@ -69,9 +67,9 @@ for ((r = 1; r <= runs; r++)); do
 		cat "build/results/$label/ktap" build/results/"$label"/shard-*/ktap > "$log/$label.$r.ktap" 2> /dev/null
 	done
 done
-# from here on M_LABELS and M_TOTAL are the best of the runs (the boots
-# below run check-vm without matrix_run)
-M_LABELS=("${labels[@]}")
+# from here on M_TOTAL is the best of the runs, M_LABELS the last run's
+# (every run's: the same matrix); the boots below run check-vm without
+# matrix_run
 for label in "${M_LABELS[@]}" whole; do
 	M_TOTAL[$label]=${best[$label]}
 done
