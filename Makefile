@@ -87,7 +87,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/three_maps_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps walkthrough-tools check lint test-build arch-tree mutate check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar check-kselftest check-lava clean help FORCE
+.PHONY: all deps walkthrough-tools check lint test-build arch-tree mutate mutate-all coverage check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar check-kselftest check-lava clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -263,13 +263,23 @@ mutate: test-build
 	@scripts/deps.sh check
 	@scripts/mutate.sh $(MUTANTS_ONLY)
 
+# Mechanical mutants over every line of the product and the harness, each
+# run against the tests that reach its line (make coverage's map):
+# MUTANTS_SAMPLE=N MUTANTS_SEED=S for a sample, MUTANTS_FILES="F..." for
+# some files (scripts/mutate-all.sh).
+mutate-all: test-build
+	@scripts/deps.sh check coverage
+	@scripts/mutate-all.sh
+
 # make check runs make lint first: shellcheck, checkpatch and the
 # function-length check (no C function over 60 lines, in .c or .h: pmccabe).
+# The runner's verdict is judged by scripts/judge.sh, its closing line as
+# well as its exit status: no runner judges only itself.
 ifeq ($(ARCH_TREE),)
 check: all $(TEST_BINS) $(TEST_OBJS) $(OTHER_ORDER_OBJS) $(CACHE)/checkpatch/checkpatch.pl $(CACHE)/kunit/kunit_parser.py $(KSELFTEST_RUNNER)
 	@scripts/deps.sh check $(if $(filter 1,$(VALGRIND)),valgrind)
 	@scripts/lint.sh
-	@VALGRIND=$(VALGRIND) tests/run.sh
+	@VALGRIND=$(VALGRIND) scripts/judge.sh tests/run.sh
 else
 # The copy's suite, its results in its own build/results/host.
 check: arch-tree $(CACHE)/kunit/kunit_parser.py
@@ -278,7 +288,7 @@ check: arch-tree $(CACHE)/kunit/kunit_parser.py
 		{ echo "make check ARCH=$(ARCH): this kernel does not run $(ARCH) programs:"; \
 		  $(ARCH_TREE)/fds_example -h 2>&1 >/dev/null | head -n 3; \
 		  echo "make check-vm ARCH=$(ARCH) runs them in QEMU"; exit 1; }
-	@$(ARCH_TREE)/tests/run.sh
+	@scripts/judge.sh $(ARCH_TREE)/tests/run.sh
 endif
 
 lint: $(CACHE)/checkpatch/checkpatch.pl
@@ -302,7 +312,7 @@ kselftest-install: test-build $(KSELFTEST_RUNNER)
 # run_kselftest.sh -c fds_example, its output read by tests/run.sh.
 check-kselftest: kselftest-install $(CACHE)/kunit/kunit_parser.py
 	@scripts/deps.sh check
-	@FDS_KSELFTEST=$(INSTALL_PATH) tests/run.sh
+	@FDS_KSELFTEST=$(INSTALL_PATH) scripts/judge.sh tests/run.sh
 
 kselftest-gen_tar: kselftest-install
 	@mkdir -p $(INSTALL_PATH)/kselftest-packages
@@ -366,6 +376,9 @@ help:
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'
 	@echo 'make lint         shellcheck, checkpatch.pl and function length (make check runs it first)'
 	@echo 'make mutate       apply each mutant of tests/mutants.txt to a scratch copy and rerun the suite (MUTANTS_ONLY=id...)'
+	@echo 'make coverage     the suite under gcov, bash xtrace and coverage.py: per file, and which tests reach each line'
+	@echo 'make mutate-all   mechanical mutants of every line, each against the tests that reach it'
+	@echo '                  (MUTANTS_SAMPLE=N MUTANTS_SEED=S, MUTANTS_FILES="file...", MUTATE_TARGET=90)'
 	@echo 'make check-vm     run the suite in QEMU on the Debian kernels of data/kernels ($(KERNEL_LABELS)),'
 	@echo '                  compare the kernel matrix (KERNELS=$(firstword $(KERNEL_LABELS)),... for a subset,'
 	@echo '                  KERNEL=bzImage... for your own, MATRIX_UPDATE=1 to rewrite it)'

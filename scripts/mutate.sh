@@ -13,6 +13,15 @@
 # run. The verdict is the same (the unchanged tree passes every test), it
 # only comes sooner; a wrong or stale "first:" costs time, never a verdict.
 #
+# Mechanical mutants (make mutate-all, scripts/mutagen.py) carry two keys
+# more: "line:", the line they change (from: is that line without its
+# leading blanks, to: what it becomes), and "tests:", the tests whose
+# coverage reaches the line (make coverage): only those run, by name; an
+# empty tests: runs the whole suite. Every verdict comes from
+# scripts/judge.sh --ktap of the unchanged tree, not from the exit status
+# of the copy's runner alone: a mutant of the runner cannot judge itself.
+# MUTATE_REPORT=FILE writes each result as "RESULT ID FILE LINE" there.
+#
 # Usage: mutate.sh [ID...]     (default: every mutant in the list)
 #        mutate.sh --check      only whether every mutant's text is in its
 #                               file exactly once (no build, no suite)
@@ -33,15 +42,19 @@ die() {
 [[ -r $LIST ]] || die "cannot read $LIST"
 
 # The list: blocks of "key: value" lines, a blank line between blocks.
-ids=() files=() froms=() tos=() equivs=() firsts=()
+ids=() files=() froms=() tos=() equivs=() firsts=() lines=() selects=()
 add_mutant() {
 	[[ -z ${m_id:-}${m_file:-}${m_from:-} ]] && return
 	[[ -n ${m_id:-} && -n ${m_file:-} && -n ${m_from:-} && -n ${m_why:-} ]] ||
 		die "$LIST:$block_line: a mutant needs id, file, from and why"
 	[[ -n ${m_to+set} ]] || die "$LIST:$block_line: mutant $m_id has no to: line"
+	[[ -z ${m_line:-} || $m_line =~ ^[1-9][0-9]*$ ]] ||
+		die "$LIST:$block_line: mutant $m_id: line: $m_line is not a line number"
 	ids+=("$m_id") files+=("$m_file") froms+=("$m_from") tos+=("$m_to")
-	equivs+=("${m_equiv:-}") firsts+=("${m_first:-}")
-	unset m_id m_file m_from m_to m_why m_equiv m_first
+	equivs+=("${m_equiv:-}") firsts+=("${m_first:-}") lines+=("${m_line:-}")
+	# "-": no tests: key, as in the hand-written list
+	selects+=("${m_tests--}")
+	unset m_id m_file m_from m_to m_why m_equiv m_first m_line m_tests
 }
 lineno=0 block_line=1
 while IFS= read -r line || [[ -n $line ]]; do
@@ -63,10 +76,22 @@ while IFS= read -r line || [[ -n $line ]]; do
 	why) m_why=$value ;;
 	equivalent) m_equiv=$value ;;
 	first) m_first=$value ;;
+	line) m_line=$value ;;
+	tests) m_tests=$value ;;
 	*) die "$LIST:$lineno: unknown key '$key'" ;;
 	esac
 done < "$LIST"
 add_mutant
+
+# line_text FILE N: sets text to line N of FILE without its leading
+# blanks, indent to those blanks.
+line_text() {
+	local -a all
+	mapfile -t -s $(($2 - 1)) -n 1 all < "$1"
+	text=${all[0]-}
+	indent=${text%%[! 	]*}
+	text=${text#"$indent"}
+}
 
 # stale_reason I [TREE]: sets why to the reason mutant I cannot apply to
 # TREE (default the work tree), or to nothing.
@@ -75,6 +100,12 @@ stale_reason() {
 	why=
 	if [[ ! -f $path ]]; then
 		why="${files[$1]}: no such file"
+		return
+	fi
+	if [[ -n ${lines[$1]} ]]; then
+		line_text "$path" "${lines[$1]}"
+		[[ $text == "${froms[$1]}" ]] ||
+			why="${files[$1]}:${lines[$1]}: the line is not: ${froms[$1]}"
 		return
 	fi
 	n=$(grep -F -o -e "${froms[$1]}" "$path" | wc -l)
@@ -139,29 +170,37 @@ done
 build() {
 	make -C "$1" -s test-build > "$1/build.log" 2>&1
 }
+# A runner that hangs is stopped after MUTATE_SUITE_TIMEOUT seconds (a
+# verdict too: the mutant made the suite hang).
 suite() {
-	(cd "$1" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-300} \
-		tests/run.sh > "$1/suite.log" 2>&1)
+	local dir=$1
+	shift
+	(cd "$dir" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-300} \
+		timeout --kill-after=10 "${MUTATE_SUITE_TIMEOUT:-1800}" \
+		"$TOP/scripts/judge.sh" --ktap tests/run.sh "$@" > "$dir/suite.log" 2>&1)
 }
 # first_test DIR TEST: that test alone (its name is the runner's pattern).
 first_test() {
 	(cd "$1" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-300} \
-		FDS_RESULTS=$1/build/results/first tests/run.sh "$2" \
-		> "$1/first.log" 2>&1)
+		FDS_RESULTS=$1/build/results/first \
+		timeout --kill-after=10 "${MUTATE_SUITE_TIMEOUT:-1800}" \
+		"$TOP/scripts/judge.sh" --ktap tests/run.sh "$2" > "$1/first.log" 2>&1)
 }
 # first_failure DIR RESULTS: the test whose failure stopped the run, from
 # the runner's results (tests/run.sh) in DIR/build/results/RESULTS.
 first_failure() {
 	local l=
-	read -r l < "$1/build/results/$2/failures"
+	read -r l < "$1/build/results/$2/failures" 2> /dev/null
+	[[ -n $l ]] || l="the judge (see the log)"
 	echo "${l%%: *}"
 }
 
 # run_one I DIR: applies mutant I in DIR, builds, runs, restores; prints
 # its line and appends "RESULT ID" to DIR/tally.
 run_one() {
-	local i=$1 dir=$2 id=${ids[$1]} file=${files[$1]} from=${froms[$1]}
+	local i=$1 dir=$2 id=${ids[$1]} from=${froms[$1]}
 	local to=${tos[$1]} path=$2/${files[$1]} orig='' why result by=host
+	local text indent select=${selects[$1]} all where=${files[$1]}
 	stale_reason "$i" "$dir"
 	if [[ -n $why ]]; then
 		printf '%-10s %-12s %s\n' stale "$id" "$why"
@@ -169,11 +208,28 @@ run_one() {
 		return
 	fi
 	IFS= read -r -d '' orig < "$path"
-	printf '%s' "${orig/"$from"/"$to"}" > "$path"
+	if [[ -n ${lines[$i]} ]]; then
+		where=${files[$i]}:${lines[$i]}
+		line_text "$path" "${lines[$i]}"
+		mapfile -t all < "$path"
+		all[${lines[$i]} - 1]=$indent$to
+		printf '%s\n' "${all[@]}" > "$path"
+	else
+		printf '%s' "${orig/"$from"/"$to"}" > "$path"
+	fi
 	if ! build "$dir"; then
 		result=unbuilt
 	elif [[ -n ${firsts[$i]} ]] && ! first_test "$dir" "${firsts[$i]}"; then
 		result=killed by=first
+	elif [[ $select != - && -n $select ]]; then
+		# the tests that reach the line, their results apart
+		# shellcheck disable=SC2086 # test names, split on purpose
+		if FDS_RESULTS=$dir/build/results/selected suite "$dir" $select; then
+			result=survived
+			[[ -n ${equivs[$i]} ]] && result=equivalent
+		else
+			result=killed by=selected
+		fi
 	elif suite "$dir"; then
 		result=survived
 		[[ -n ${equivs[$i]} ]] && result=equivalent
@@ -182,14 +238,58 @@ run_one() {
 	fi
 	printf '%s' "$orig" > "$path"
 	[[ $result == killed ]] && by=$(first_failure "$dir" "$by")
+	by=${by// /_}
 	echo "$result $id $by" >> "$dir/tally"
+	echo "$result $id ${files[$i]} ${lines[$i]:--}" >> "$dir/report"
 	case $result in
-	killed) printf '%-10s %-12s %s (by %s)\n' killed "$id" "$file" "$by" ;;
-	unbuilt) printf '%-10s %-12s %s (does not compile: make the mutant build)\n' \
-		not-built "$id" "$file" ;;
-	survived) printf '%-10s %-12s %s: %s -> %s\n' SURVIVED "$id" "$file" "$from" "$to" ;;
-	*) printf '%-10s %-12s %s: %s -> %s\n' "$result" "$id" "$file" "$from" "$to" ;;
+	killed) printf '%-10s %-12s %s (by %s)\n' killed "$id" "$where" "$by" ;;
+	unbuilt) printf '%-10s %-12s %s (does not compile%s)\n' \
+		not-built "$id" "$where" "${lines[$i]:+; not counted}${lines[$i]:-: make the mutant build}" ;;
+	survived) printf '%-10s %-12s %s: %s -> %s\n' SURVIVED "$id" "$where" "$from" "$to" ;;
+	*) printf '%-10s %-12s %s: %s -> %s\n' "$result" "$id" "$where" "$from" "$to" ;;
 	esac
+}
+
+# per_file TARGET: from "RESULT ID FILE LINE" lines, the score of each
+# file and of each group (product C: the top level and examples/; test
+# C: tests/; harness: the rest), then each survivor with its line. Fails
+# when the product C or the harness is under TARGET percent killed.
+per_file() {
+	sort -k3,3 -k4,4n | awk -v target="$1" '
+	function group(f) {
+		if (f ~ /^tests\/.*\.c$/) return "test C"
+		if (f ~ /\.c$/) return "product C"
+		return "harness"
+	}
+	function pct(k, s) { return k + s ? sprintf("%5.1f %%", 100 * k / (k + s)) : "    n/a" }
+	{
+		g = group($3); files[$3] = g; n[$3 " " $1]++; n[g " " $1]++
+		if ($1 == "survived") lost[++nlost] = sprintf("  %s:%s  %s", $3, $4, $2)
+	}
+	END {
+		printf "mutate: %-32s %6s %6s %6s %6s %8s\n", "file", "killed", "surv", "equiv", "unbuilt", "score"
+		for (f in files) order[++nf] = f
+		for (i = 1; i <= nf; i++) for (j = i + 1; j <= nf; j++)
+			if (order[j] < order[i]) { t = order[i]; order[i] = order[j]; order[j] = t }
+		for (i = 1; i <= nf; i++) {
+			f = order[i]
+			printf "mutate: %-32s %6d %6d %6d %6d %8s\n", f, n[f " killed"], n[f " survived"],
+				n[f " equivalent"], n[f " unbuilt"], pct(n[f " killed"], n[f " survived"])
+		}
+		bad = 0
+		split("product C|test C|harness", gs, "|")
+		for (i = 1; i <= 3; i++) {
+			g = gs[i]; k = n[g " killed"]; s = n[g " survived"]
+			if (k + s == 0) continue
+			gate = g == "test C" ? "" : (100 * k < target * (k + s) ? "  under the target" : "")
+			if (gate != "") bad = 1
+			printf "mutate: %-32s %6d %6d %6d %6d %8s%s\n", "(" g ")", k, s,
+				n[g " equivalent"], n[g " unbuilt"], pct(k, s), gate
+		}
+		if (nlost) print "mutate: survivors (a test, or an argument in tests/mutants-equivalent.txt):"
+		for (i = 1; i <= nlost; i++) print lost[i]
+		exit bad
+	}'
 }
 
 start=$SECONDS
@@ -219,6 +319,7 @@ done
 for ((k = 0; k < JOBS; k++)); do
 	(
 		: > "$base/$k/tally"
+		: > "$base/$k/report"
 		for ((n = k; n < ${#todo[@]}; n += JOBS)); do
 			run_one "${todo[$n]}" "$base/$k"
 		done
@@ -268,6 +369,16 @@ if [[ ${MUTATE_RECORD:-} == 1 ]]; then
 	done < "$LIST" > "$new" || die "cannot write $new"
 	mv "$new" "$LIST" || die "cannot rewrite $LIST"
 	echo "mutate: the first: lines of $LIST follow this run's killers"
+fi
+[[ -n ${MUTATE_REPORT:-} ]] && cat "$base"/*/report > "$MUTATE_REPORT"
+# A list of mechanical mutants (line: keys) is judged per group of files,
+# its unbuilt mutants not counted (an operator applied blindly may not
+# compile; the build is the first judge).
+if [[ " ${lines[*]} " == *[0-9]* ]]; then
+	cat "$base"/*/report | per_file "$TARGET"
+	groups_ok=$?
+	((stale == 0 && groups_ok == 0))
+	exit
 fi
 if ((${#survivors[@]})); then
 	echo "mutate: survivors (give each a test, or argue it equivalent in $LIST): ${survivors[*]}"

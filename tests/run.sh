@@ -37,7 +37,8 @@
 # lanes. The tests share nothing one lane could disturb in another: each
 # has its own bpffs in its own mount namespace, and those that send
 # packets their own network namespace.
-# Usage: run.sh [NAME-PATTERN]
+# Usage: run.sh [PATTERN...]: the tests named by any PATTERN, a test's name
+# (without .sh) exactly, or else a part of some tests' names; none: all.
 set -u
 
 # (no dirname, nor sed below: in a guest under TCG each exec costs tens
@@ -51,11 +52,39 @@ if [[ ${VALGRIND:-} == 1 ]]; then
 else
 	TIMEOUT=${TEST_TIMEOUT:-120}
 fi
-pattern=${1:-}
+patterns=("$@")
+pattern=${*:-}
 pass=0 fail=0 skip=0
 
 # die MESSAGE: the runner cannot run; exit 1.
 die() { echo "run.sh: $*" >&2; exit 1; }
+
+# pick CANDIDATE...: tests+=(each CANDIDATE, a path or a name, that the
+# patterns pick). A pattern that is a candidate's name (without .sh) picks
+# that one only, so that any test can be run alone; any other, every
+# candidate whose name holds it.
+pick()
+{
+	local t p name
+	local -A exact=()
+	for t in "$@"; do
+		name=${t##*/}
+		exact[${name%.sh}]=1
+	done
+	for t in "$@"; do
+		name=${t##*/}
+		((${#patterns[@]})) || { tests+=("$t"); continue; }
+		for p in "${patterns[@]}"; do
+			if [[ -n ${exact[$p]:-} ]]; then
+				[[ ${name%.sh} == "$p" ]] || continue
+			elif [[ $name != *"$p"* ]]; then
+				continue
+			fi
+			tests+=("$t")
+			break
+		done
+	done
+}
 
 # The kselftest binaries are those the Makefile lists in tests/bin/tests.list;
 # the helpers built next to them are not tests. Through the kernel's runner,
@@ -75,18 +104,18 @@ if [[ -n ${FDS_KSELFTEST:-} ]]; then
 	list=$FDS_KSELFTEST/kselftest-list.txt
 	[[ -f $list ]] || die "no $list (make kselftest-install INSTALL_PATH=DIR)"
 	mapfile -t kselftests < "$list"
+	candidates=()
 	for t in "${kselftests[@]}"; do
-		[[ $t == fds_example:* ]] || continue
-		[[ -z $pattern || ${t#*:} == *$pattern* ]] && tests+=("${t#*:}")
+		[[ $t == fds_example:* ]] && candidates+=("${t#*:}")
 	done
+	pick "${candidates[@]}"
 else
 	list=$TOP/tests/bin/tests.list
 	[[ -f $list ]] || die "no $list (run make check)"
 	mapfile -t kselftests < "$list"
-	for t in "$TOP"/tests/scenarios/*.sh "${kselftests[@]/#/$TOP/tests/bin/}"; do
-		[[ -z $pattern || ${t##*/} == *$pattern* ]] || continue
+	pick "$TOP"/tests/scenarios/*.sh "${kselftests[@]/#/$TOP/tests/bin/}"
+	for t in "${tests[@]}"; do
 		[[ $t == *.sh || -x $t ]] || die "$t is listed but not built (run make check)"
-		tests+=("$t")
 	done
 fi
 ((${#tests[@]})) || die "no tests found (run make check)"
@@ -226,7 +255,9 @@ since()
 }
 
 # run_one TEST: runs TEST into $log; leaves its exit status in rc and
-# its time in secs.
+# its time in secs. FDS_COVERAGE=DIR (make coverage): the test runs with
+# GCOV_PREFIX=DIR/gcov/NAME and FDS_COVERAGE_TEST=NAME, so that its gcov
+# counts and its shell and Python traces are its own.
 run_one()
 {
 	local cmd start
@@ -234,6 +265,10 @@ run_one()
 		cmd=(bash "$1")
 	else
 		cmd=("$1")
+	fi
+	# make coverage (scripts/coverage.sh): each test's counts apart
+	if [[ -n ${FDS_COVERAGE:-} ]]; then
+		local -x GCOV_PREFIX=$FDS_COVERAGE/gcov/$name FDS_COVERAGE_TEST=$name
 	fi
 	start=$EPOCHREALTIME
 	FDS_PRIVATE_NS=1 timeout --kill-after=10 "$TIMEOUT" \

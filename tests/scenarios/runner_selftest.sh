@@ -127,6 +127,22 @@ step "the results are files: counts, failures, KTAP as printed" '
 	[[ ${kept[*]} == "${printed[*]:0:${#printed[@]}-1}" ]] || fail "the kept KTAP differs"
 '
 
+step "a test is picked by its whole name alone, by part of a name with others, and by several names" '
+	new_tree "$T/names"
+	scenario walk "step one true"
+	scenario walk_beyond "step one true"
+	scenario other "step one true"
+	run exact walk &
+	run part alk &
+	run several walk other &
+	wait
+	expect_run exact 0 "1 passed, 0 failed, 0 skipped"
+	grep -qx "ok 1 walk" "$T/exact.out" || fail "walk is not the test run"
+	expect_run part 0 "2 passed, 0 failed, 0 skipped"
+	expect_run several 0 "2 passed, 0 failed, 0 skipped"
+	grep -qx "ok 2 walk" "$T/several.out" || fail "walk is not the second test run"
+'
+
 step "a guest leaves the kernel-independent tests out, and says which; an architecture's first keeps them" '
 	new_tree "$T/ki"
 	scenario independent "step alone true" "# a made-up scenario" \
