@@ -263,6 +263,13 @@ mutate: test-build
 	@scripts/deps.sh check
 	@scripts/mutate.sh $(MUTANTS_ONLY)
 
+# The suite once more, in a copy of the tree built with gcov, traced
+# (bash's xtrace, coverage.py): each file's lines and branches, and which
+# tests reach each line (build/coverage: summary.txt, html/, lines.tsv).
+coverage: test-build $(CACHE)/kunit/kunit_parser.py $(KSELFTEST_RUNNER)
+	@scripts/deps.sh check coverage
+	@scripts/coverage.sh
+
 # Mechanical mutants over every line of the product and the harness, each
 # run against the tests that reach its line (make coverage's map):
 # MUTANTS_SAMPLE=N MUTANTS_SEED=S for a sample, MUTANTS_FILES="F..." for

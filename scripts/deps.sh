@@ -2,7 +2,7 @@
 # The Debian packages a make target needs, by group (data/packages).
 #   deps.sh GROUP...            exit 1 naming the missing ones, if any
 #   deps.sh --install GROUP...  install the missing ones (root; make deps)
-# Groups: build, check, docs, vm, fuzz, bench, valgrind, lava. Builds and tests
+# Groups: build, check, docs, vm, fuzz, bench, valgrind, lava, coverage, and one per architecture. Builds and tests
 # only verify: installing is `make deps`, which people and CI call.
 set -euo pipefail
 

@@ -25,7 +25,7 @@ SOCKEX1=$TOP/sockex1_kern.o
 # scenario file.)
 for fd in /proc/self/fd/*; do
 	fd=${fd##*/}
-	((fd > 2 && fd != 255)) && exec {fd}>&-
+	((fd > 2 && fd != 255 && fd != ${BASH_XTRACEFD:-255})) && exec {fd}>&-
 done 2> /dev/null
 unset fd
 # Sourced without arguments, "$@" here is the scenario's own: kept for the
