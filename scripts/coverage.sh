@@ -38,7 +38,9 @@
 #   html/index.html gcovr --html-details, the C of the whole run
 #   stamp           sha1sum of every file of lines.tsv and executable.tsv as
 #                   the suite ran it: `sha1sum -c --quiet build/coverage/stamp`
-#                   from the top of the tree says whether it is current
+#                   from the top of the tree says whether it is current;
+#                   stamp.tests the same of every file under tests/
+#   partial         the patterns of a run of some tests only (none: whole)
 # Usage: coverage.sh [PATTERN...]   run.sh's patterns: some tests only
 # (@suite then has no whole-run checks). COVERAGE_FRESH=1 copies and builds
 # from scratch; COVERAGE_JOBS (default 2) make's jobs. Exits 1 when the
@@ -294,6 +296,16 @@ test_names > "$OUT/tests"
 gcovr_report
 (cd "$TREE" && cut -f1 "$OUT/lines.tsv" "$OUT/executable.tsv" | LC_ALL=C sort -u |
 	xargs -d '\n' sha1sum) > "$OUT/stamp"
+# The tests as they were: a test added or changed since may reach other
+# lines (make mutate-all measures again when this differs). A run of some
+# tests only is marked, its map no whole one.
+(cd "$TREE" && git ls-files -c -o --exclude-standard -- tests | LC_ALL=C sort |
+	xargs -d '\n' sha1sum) > "$OUT/stamp.tests"
+if (($#)); then
+	echo "$*" > "$OUT/partial"
+else
+	rm -f "$OUT/partial"
+fi
 echo
 "$PY" "$TREE/scripts/coverage_map.py" summary --out "$OUT" --gcovr "$OUT/gcovr.json"
 [[ -s $OUT/gcov-errors ]] &&

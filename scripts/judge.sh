@@ -68,6 +68,9 @@ judge_main()
 	fi
 	judge_out=$(mktemp "${TMPDIR:-/tmp}/judge.XXXXXX") || exit 1
 	trap 'rm -f "$judge_out"' EXIT
+	# a signal (timeout's TERM) ends it through the EXIT trap too
+	trap 'exit 143' TERM
+	trap 'exit 130' INT
 	"$@" | tee "$judge_out"
 	statuses=("${PIPESTATUS[@]}")
 	if ((statuses[0] != 0)); then

@@ -43,6 +43,7 @@ import hashlib
 import os
 import random
 import re
+import subprocess
 import sys
 
 # What is mutated: the product's C, the tests' C helpers and fixture, and
@@ -223,9 +224,9 @@ C_RET = re.compile(r"^(\s*return\s+)(.+?)(;\s*)$")
 C_IF = re.compile(r"^(\s*(?:\}\s*else\s+)?(?:if|while)\s*)\(")
 C_STMT = re.compile(r"^\s*(?:[A-Za-z_][\w\.\->\[\]]*\s*(?:\(|=|\+=|-=|\|=|&=|"
                     r"\+\+|--)|\+\+|--|\*\w|\(void\))")
-PRINTERS = re.compile(r"\b(?:printf|fprintf|dprintf|puts|fputs|perror|"
-                      r"vfprintf|die|fail|warn|hint|echo|say|emit|print|"
-                      r"raise|sys\.exit|err|error|usage|msg|ktap_line)\b")
+PRINTERS = re.compile(r"\b\w*(?:printf|puts|perror|die|fail|failure|warn|"
+                      r"hint|echo|say|emit|print|raise|exit|err|error|usage|"
+                      r"msg|report|ktap_line)\b")
 
 
 def swap(line, start, end, new):
@@ -233,17 +234,35 @@ def swap(line, start, end, new):
     return line[:start] + new + line[end:]
 
 
+UNARY_MINUS = re.compile(r"(?:^|[(\[=,:?!<>&|+*/%]|\breturn)\s*-$")
+WAITS = re.compile(r"\b(?:poll|usleep|sleep|nanosleep|timeout|ms_sleep)\b|"
+                   r"_MS\b|_US\b")
+
+
 def const_mutants(line, masked, regex):
-    """Each integer literal plus and minus one."""
+    """Each integer literal plus and minus one. Arid by rule: -1 becomes
+    -0 only (-2 is the same error or "no fd" wherever it is tested with
+    < 0, the convention of every file here; the ret operator changes a
+    returned -1 already), and a line that waits (poll, sleep, a timeout,
+    a _MS or _US constant) keeps its numbers (a millisecond more or less
+    is no behaviour a test can hold)."""
+    if WAITS.search(masked):
+        return
     for start, end in occurrences(masked, regex):
         text = line[start:end]
         base = 16 if text[:2] in ("0x", "0X") else 10
         value = int(text, base)
+        if UNARY_MINUS.search(masked[:start]):
+            # -N becomes -(N - 1): -1 becomes 0, written so
+            minus = masked.rindex("-", 0, start)
+            new = value - 1
+            yield swap(line, minus, end, ("-" if new else "") +
+                       (hex(new) if base == 16 else str(new)))
+            continue
         for new in (value + 1, value - 1):
-            if new < 0:
-                continue
-            yield swap(line, start, end,
-                       hex(new) if base == 16 else str(new))
+            if new >= 0:
+                yield swap(line, start, end,
+                           hex(new) if base == 16 else str(new))
 
 
 def matching_paren(masked, open_at):
@@ -580,21 +599,44 @@ def read_coverage(directory):
     return reached
 
 
-def coverage_current(top, directory, files):
-    """Whether DIR/stamp's sha1 of each of FILES is the work tree's."""
-    path = os.path.join(directory, "stamp")
-    if not os.path.exists(path):
-        return False
+def read_sums(path):
+    """{file: sha1} from a sha1sum listing."""
     sums = {}
     with open(path, encoding="utf-8") as f:
         for row in f:
             digest, _, name = row.rstrip("\n").partition("  ")
             sums[name] = digest
-    for name in files:
+    return sums
+
+
+def sha1_of(top, name):
+    """The sha1 of a file of the work tree, or None."""
+    try:
         with open(os.path.join(top, name), "rb") as f:
-            if sums.get(name) != hashlib.sha1(f.read()).hexdigest():
-                return False
-    return True
+            return hashlib.sha1(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def coverage_current(top, directory, files):
+    """Whether DIR's map is of the whole suite, measured on each of FILES
+    as the work tree has it and on the tests as they are (DIR/stamp,
+    DIR/stamp.tests, no DIR/partial)."""
+    stamp = os.path.join(directory, "stamp")
+    tests = os.path.join(directory, "stamp.tests")
+    if (not os.path.exists(stamp) or not os.path.exists(tests) or
+            os.path.exists(os.path.join(directory, "partial"))):
+        return False
+    sums = read_sums(stamp)
+    if any(sums.get(name) != sha1_of(top, name) for name in files):
+        return False
+    sums = read_sums(tests)
+    now = subprocess.run(["git", "-C", top, "ls-files", "-c", "-o",
+                          "--exclude-standard", "--", "tests"],
+                         capture_output=True, text=True, check=False)
+    if sorted(sums) != sorted(now.stdout.split("\n")[:-1]):
+        return False
+    return all(sums[name] == sha1_of(top, name) for name in sums)
 
 
 def write_block(out, m):

@@ -191,7 +191,8 @@ first_test() {
 first_failure() {
 	local l=
 	read -r l < "$1/build/results/$2/failures" 2> /dev/null
-	[[ -n $l ]] || l="the judge (see the log)"
+	# no test named: the runner itself failed (a mutant of it, say)
+	[[ -n $l ]] || l=@judge
 	echo "${l%%: *}"
 }
 
@@ -202,6 +203,8 @@ run_one() {
 	local to=${tos[$1]} path=$2/${files[$1]} orig='' why result by=host
 	local text indent select=${selects[$1]} all where=${files[$1]}
 	stale_reason "$i" "$dir"
+	# the last mutant's results must not name this one's killer
+	rm -rf "$dir/build/results"
 	if [[ -n $why ]]; then
 		printf '%-10s %-12s %s\n' stale "$id" "$why"
 		echo "stale $id" >> "$dir/tally"
@@ -238,13 +241,17 @@ run_one() {
 	fi
 	printf '%s' "$orig" > "$path"
 	[[ $result == killed ]] && by=$(first_failure "$dir" "$by")
-	by=${by// /_}
 	echo "$result $id $by" >> "$dir/tally"
 	echo "$result $id ${files[$i]} ${lines[$i]:--}" >> "$dir/report"
 	case $result in
 	killed) printf '%-10s %-12s %s (by %s)\n' killed "$id" "$where" "$by" ;;
-	unbuilt) printf '%-10s %-12s %s (does not compile%s)\n' \
-		not-built "$id" "$where" "${lines[$i]:+; not counted}${lines[$i]:-: make the mutant build}" ;;
+	unbuilt)
+		if [[ -n ${lines[$i]} ]]; then
+			why="; not counted"
+		else
+			why=": make the mutant build"
+		fi
+		printf '%-10s %-12s %s (does not compile%s)\n' not-built "$id" "$where" "$why" ;;
 	survived) printf '%-10s %-12s %s: %s -> %s\n' SURVIVED "$id" "$where" "$from" "$to" ;;
 	*) printf '%-10s %-12s %s: %s -> %s\n' "$result" "$id" "$where" "$from" "$to" ;;
 	esac
@@ -261,7 +268,7 @@ per_file() {
 		if (f ~ /\.c$/) return "product C"
 		return "harness"
 	}
-	function pct(k, s) { return k + s ? sprintf("%5.1f %%", 100 * k / (k + s)) : "    n/a" }
+	function pct(k, s) { return k + s ? sprintf("%5.1f %%", int(1000 * k / (k + s)) / 10) : "    n/a" }
 	{
 		g = group($3); files[$3] = g; n[$3 " " $1]++; n[g " " $1]++
 		if ($1 == "survived") lost[++nlost] = sprintf("  %s:%s  %s", $3, $4, $2)
@@ -301,8 +308,25 @@ done
 for ((k = 0; k < JOBS; k++)); do
 	wait -n || { cat "$base"/*/build.log >&2; die "the unchanged tree does not build"; }
 done
-if ! suite "$base/0"; then
+# When every mutant names the tests that reach it, those tests are the
+# baseline: each must exist and pass on the unchanged tree (a name that
+# picks no test fails the runner, so no mutant is killed by a stale name).
+declare -A wanted=()
+whole=0
+for i in "${todo[@]}"; do
+	if [[ ${selects[$i]} == - || -z ${selects[$i]} ]]; then
+		whole=1
+		break
+	fi
+	for t in ${selects[$i]}; do
+		wanted[$t]=1
+	done
+done
+baseline=()
+((whole)) || mapfile -t baseline < <(printf '%s\n' "${!wanted[@]}" | LC_ALL=C sort)
+if ! FDS_RESULTS=$base/0/build/results/host suite "$base/0" "${baseline[@]}"; then
 	cat "$base/0/build/results/host/failures" >&2
+	tail -n 5 "$base/0/suite.log" >&2
 	die "the suite fails on the unchanged tree; fix that first"
 fi
 # Each "first:" test must exist and pass alone on the unchanged tree, or
@@ -361,7 +385,7 @@ if [[ ${MUTATE_RECORD:-} == 1 ]]; then
 		[[ $line == first:* ]] && continue
 		printf '%s\n' "$line"
 		[[ $line == id:* ]] && cur=${line#id:} && cur=${cur#"${cur%%[! 	]*}"}
-		if [[ $line == why:* && -n ${killers[$cur]:-} ]]; then
+		if [[ $line == why:* && -n ${killers[$cur]:-} && ${killers[$cur]} != @* ]]; then
 			printf 'first: %s\n' "${killers[$cur]}"
 		elif [[ $line == why:* && -n ${firsts_by_id[$cur]:-} ]]; then
 			printf 'first: %s\n' "${firsts_by_id[$cur]}"

@@ -62,11 +62,11 @@ die() { echo "run.sh: $*" >&2; exit 1; }
 # pick CANDIDATE...: tests+=(each CANDIDATE, a path or a name, that the
 # patterns pick). A pattern that is a candidate's name (without .sh) picks
 # that one only, so that any test can be run alone; any other, every
-# candidate whose name holds it.
+# candidate whose name holds it. A pattern that picks none stops the run.
 pick()
 {
 	local t p name
-	local -A exact=()
+	local -A exact=() used=()
 	for t in "$@"; do
 		name=${t##*/}
 		exact[${name%.sh}]=1
@@ -81,8 +81,13 @@ pick()
 				continue
 			fi
 			tests+=("$t")
+			used[$p]=1
 			break
 		done
+	done
+	# a name that picks nothing is a mistake (a test renamed, a typo)
+	for p in "${patterns[@]}"; do
+		[[ -n ${used[$p]:-} ]] || die "no test is called $p or has it in its name"
 	done
 }
 

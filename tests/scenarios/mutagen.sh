@@ -92,6 +92,18 @@ step "C: comments, the preprocessor, declarations and braces make no mutant" '
 		fail "an arid line was mutated: $(grep -E "^fds_example.c:(1|2|3|4|5|6|11):" "$T/ids")"
 '
 
+step "C: -1 becomes 0 only, a binary minus keeps both neighbours, a line that waits keeps its numbers" '
+	printf "%s\n" "int g(int a)" "{" "	if (poll(&p, 1, 200) < 0)" "		return -1;" \
+		"	return a - 1;" "}" > "$top/hints.c"
+	gen --only hints.c
+	has hints.c:3:rel1 "if (poll(&p, 1, 200) <= 0)"
+	! grep -q "^hints.c:3:const" "$T/ids" || fail "a wait was mutated: $(grep "^hints.c:3:const" "$T/ids")"
+	has hints.c:4:ret1 "return 0;"
+	! grep -q "^hints.c:4:const" "$T/ids" || fail "-1 made more than 0: $(grep "^hints.c:4:const" "$T/ids")"
+	has hints.c:5:const1 "return a - 2;"
+	has hints.c:5:const2 "return a - 0;"
+'
+
 step "bash: test operators, negation, strings and exit; no here-document, no comment" '
 	gen --only tests/run.sh
 	expect_status 0

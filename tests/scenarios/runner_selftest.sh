@@ -127,7 +127,7 @@ step "the results are files: counts, failures, KTAP as printed" '
 	[[ ${kept[*]} == "${printed[*]:0:${#printed[@]}-1}" ]] || fail "the kept KTAP differs"
 '
 
-step "a test is picked by its whole name alone, by part of a name with others, and by several names" '
+step "a test is picked by its whole name alone, by part of a name with others, and by several names; a name that picks none stops the run" '
 	new_tree "$T/names"
 	scenario walk "step one true"
 	scenario walk_beyond "step one true"
@@ -135,12 +135,16 @@ step "a test is picked by its whole name alone, by part of a name with others, a
 	run exact walk &
 	run part alk &
 	run several walk other &
+	run none walk nosuch &
 	wait
 	expect_run exact 0 "1 passed, 0 failed, 0 skipped"
 	grep -qx "ok 1 walk" "$T/exact.out" || fail "walk is not the test run"
 	expect_run part 0 "2 passed, 0 failed, 0 skipped"
 	expect_run several 0 "2 passed, 0 failed, 0 skipped"
 	grep -qx "ok 2 walk" "$T/several.out" || fail "walk is not the second test run"
+	[[ $(<"$T/none.rc") == 1 && ! -s $T/none.out ]] || fail "a name that picks nothing ran: $(<"$T/none.out")"
+	grep -qx "run.sh: no test is called nosuch or has it in its name" "$T/none.err" ||
+		fail "the name that picks nothing is not named: $(<"$T/none.err")"
 '
 
 step "a guest leaves the kernel-independent tests out, and says which; an architecture's first keeps them" '
