@@ -65,6 +65,17 @@ SCOPES = {
     ".ci/run": ["tally", "suite", "report"],
 }
 GROUPS = {"c": "product C", "sh": "harness", "py": "harness"}
+# The self-test of each harness file: a mutant of the file runs it first
+# (mutate.sh's first:), since it is the likeliest to kill it; the runner's
+# lines reached in its own process (@suite) need the whole suite otherwise.
+SELF_TESTS = {
+    "tests/run.sh": "runner_selftest", "tests/lib.sh": "lib_selftest",
+    "scripts/ktap_check.py": "runner_selftest",
+    "scripts/matrix.py": "matrix_selftest", "scripts/judge.sh": "judges",
+    ".ci/run": "judges", "scripts/mutate.sh": "mutate_selftest",
+    "vm/verdict.sh": "vm_verdict",
+    "scripts/kselftest-install.sh": "kselftest_install",
+}
 TEST_C = re.compile(r"^tests/")
 
 
@@ -646,6 +657,9 @@ def write_block(out, m):
                                            m["from"], m["to"], m["op"]))
     if m.get("tests") is not None:
         out.write("tests: %s\n" % " ".join(m["tests"]))
+        first = SELF_TESTS.get(m["file"])
+        if first and (not m["tests"] or first in m["tests"]):
+            out.write("first: %s\n" % first)
     if m.get("equivalent"):
         out.write("equivalent: %s\n" % m["equivalent"])
     out.write("\n")
@@ -660,6 +674,9 @@ def main():
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", default="0")
     ap.add_argument("--only", nargs="*", default=[])
+    ap.add_argument("--groups", default="",
+                    help="the groups to mutate, comma-separated: product C,"
+                    " test C, harness (default: all)")
     ap.add_argument("--list", action="store_true",
                     help="count the mutants per file and operator only")
     ap.add_argument("--coverage-current", metavar="DIR",
@@ -674,6 +691,13 @@ def main():
         current = coverage_current(args.top, args.coverage_current,
                                    [f for f, _ in files])
         return 0 if current else 1
+    if args.groups:
+        groups = set(g.strip() for g in args.groups.split(","))
+        unknown = groups - {"product C", "test C", "harness"}
+        if unknown:
+            sys.exit("mutagen: no group %s" % ", ".join(sorted(unknown)))
+        files = [(f, lang) for f, lang in files
+                 if group_of(f, lang) in groups]
     mutants = [m for path, lang in files
                for m in file_mutants(args.top, path, lang)]
     if args.list:

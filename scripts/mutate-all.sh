@@ -9,6 +9,7 @@
 #   MUTANTS_SAMPLE=N   a seeded random sample of N mutants (default: all)
 #   MUTANTS_SEED=S     the sample's seed (default 0)
 #   MUTANTS_FILES="F..."  the mutants of these files only
+#   MUTANTS_GROUPS="G,..."  of these groups only: product C, test C, harness
 #   MUTATE_TARGET=P    the percentage each group must reach (default 90)
 # The list run is kept in build/mutants/list, the results in
 # build/mutants/report ("RESULT ID FILE LINE").
@@ -35,6 +36,7 @@ fi
 
 scripts/mutagen.py --coverage "$cov" --equivalent tests/mutants-equivalent.txt \
 	--sample "${MUTANTS_SAMPLE:-0}" --seed "${MUTANTS_SEED:-0}" \
+	--groups "${MUTANTS_GROUPS:-}" \
 	${only[@]+--only "${only[@]}"} -o "$out/list" ||
 	die "scripts/mutagen.py failed"
 MUTANTS=$TOP/$out/list MUTATE_TARGET=${MUTATE_TARGET:-90} \

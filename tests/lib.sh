@@ -21,11 +21,11 @@ BPFFS_DUMP=$TOP/tests/bin/bpffs_dump
 SOCKEX1=$TOP/sockex1_kern.o
 # The scenarios start with fds 0-2 only, as the transcripts they replay
 # were taken ("bpf: map fd:3"): kselftest's runner.sh leaves its own pipes
-# open (fds 3 and 4) in the tests it starts. (255 is bash's own, the
-# scenario file.)
+# open (fds 3 and 4) in the tests it starts. (255, bash's own, the
+# scenario file, bash keeps open whatever it is told.)
 for fd in /proc/self/fd/*; do
 	fd=${fd##*/}
-	((fd > 2 && fd != 255 && fd != ${BASH_XTRACEFD:-255})) && exec {fd}>&-
+	((fd > 2 && fd != ${BASH_XTRACEFD:-255})) && exec {fd}>&-
 done 2> /dev/null
 unset fd
 # Sourced without arguments, "$@" here is the scenario's own: kept for the

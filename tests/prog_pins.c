@@ -259,6 +259,31 @@ TEST_F(lo, a_pinned_program_of_another_type_is_refused_by_the_attach_and_stays)
 	close(fd);
 }
 
+/*
+ * lo_net's own calls, which the tests and lo_watch send with: each datagram
+ * carries len bytes 'x', also when its socket is fd 0 (stdin closed), and
+ * that socket is closed again; a port that has its sink takes no second
+ * one: -1 with the kernel's errno, and no fd left behind.
+ */
+TEST_F(lo, lo_net_sends_x_bytes_from_fd_0_and_a_port_takes_one_sink)
+{
+	struct pollfd pfd = { .fd = self->listener, .events = POLLIN };
+	char buf[64];
+	int before;
+
+	ASSERT_EQ(0, close(0));
+	ASSERT_EQ(0, lo_send_udp(UDP_PORT, 5, 1)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(-1, fcntl(0, F_GETFD)) TH_LOG("the socket, fd 0, is still open");
+	ASSERT_EQ(1, poll(&pfd, 1, 500));
+	ASSERT_EQ(5, recv(self->listener, buf, sizeof(buf), MSG_TRUNC));
+	EXPECT_EQ(0, memcmp(buf, "xxxxx", 5)) TH_LOG("sent '%.5s'", buf);
+
+	before = open_fd_count();
+	EXPECT_EQ(-1, lo_udp_sink(UDP_PORT));
+	EXPECT_EQ(EADDRINUSE, errno) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(before, open_fd_count());
+}
+
 /* A length that is not whole instructions is refused, not rounded down. */
 TEST(bpf_prog_load_refuses_a_length_that_is_not_whole_instructions)
 {
@@ -280,6 +305,53 @@ TEST(bpf_prog_load_refuses_a_length_that_is_not_whole_instructions)
 	EXPECT_GE(fd, 0) TH_LOG("two whole instructions: %s", strerror(errno));
 	if (fd >= 0)
 		close(fd);
+}
+
+/*
+ * A rejected program leaves in bpf_log_buf the verifier's level-1 log, the
+ * 2015 samples' log: the instructions as the verifier walked them, then why
+ * it refused. (Level 2 starts "func#0 @0" and adds the liveness of every
+ * register at every instruction.) The verdict is the reason's line.
+ */
+TEST(a_rejected_program_leaves_the_level_1_log_and_its_verdict)
+{
+	/* exit with r0 never written */
+	const struct bpf_insn insns[] = { BPF_EXIT_INSN() };
+	char verdict[128];
+	int fd;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns, sizeof(insns),
+			   "GPL", 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EACCES, errno) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0, strncmp(bpf_log_buf, "0: ", 3)) TH_LOG("log:\n%s", bpf_log_buf);
+	EXPECT_NE(NULL, strstr(bpf_log_buf, "0: (95) exit\nR0 !read_ok\n"))
+		TH_LOG("log:\n%s", bpf_log_buf);
+	bpf_verifier_verdict(bpf_log_buf, verdict, sizeof(verdict));
+	EXPECT_STREQ("R0 !read_ok", verdict);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * The verdict is the last line of the log but for the statistics lines
+ * ("processed N insns ...", "verification time N usec"). A line that only
+ * starts like one is a verdict, and so is a last line without a newline.
+ */
+TEST(the_verdict_is_the_last_line_that_is_no_statistics)
+{
+	char v[64];
+
+	bpf_verifier_verdict("0: (95) exit\nR0 !read_ok\n"
+			     "verification time 7 usec\n"
+			     "processed 1 insns (limit 1000000)\n", v, sizeof(v));
+	EXPECT_STREQ("R0 !read_ok", v);
+	bpf_verifier_verdict("R0 !read_ok\nprocessedness\n", v, sizeof(v));
+	EXPECT_STREQ("processedness", v);
+	bpf_verifier_verdict("R0 !read_ok\nverification timing", v, sizeof(v));
+	EXPECT_STREQ("verification timing", v);
+	bpf_verifier_verdict("processed 0 insns\n", v, sizeof(v));
+	EXPECT_STREQ("", v);
 }
 
 /*

@@ -102,6 +102,22 @@ TEST_F(fs, map_create_reads_its_opts)
 }
 
 /*
+ * bpf_link_create() checks its opts before the kernel sees anything: sz 0
+ * is EINVAL from the library, while a good sz lets the kernel answer for
+ * the fds (EBADF for -1).
+ */
+TEST(link_create_refuses_opts_before_the_kernel)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, opts);
+
+	EXPECT_EQ(-1, bpf_link_create(-1, -1, BPF_CGROUP_INET_INGRESS, &opts));
+	EXPECT_EQ(EBADF, errno) TH_LOG("%s", strerror(errno));
+	opts.sz = 0;
+	EXPECT_EQ(-1, bpf_link_create(-1, -1, BPF_CGROUP_INET_INGRESS, &opts));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("%s", strerror(errno));
+}
+
+/*
  * Asked for more than it has, the kernel fills its own struct bpf_map_info
  * and says how much that is; a caller must not read past it.
  */

@@ -81,6 +81,17 @@ step "a missing directory with no bpffs above it: mount one there" '
 	expect_hint "$T/nomount/sub does not exist and $T is no BPF filesystem: mount one first (mkdir -p $T/nomount/sub; mount -t bpf bpf $T/nomount/sub)"
 '
 
+# A missing directory right under /: the nearest directory that exists is
+# / itself, whatever the missing one is called.
+step "a missing directory right under /: / is no bpffs" '
+	dir=/fds-hints-missing.${T##*.}
+	[[ ! -e $dir ]] || fail "$dir exists"
+	fds -F "$dir/m" -G -m
+	expect_status 1
+	expect_out "bpf: get fd:-1 (No such file or directory)"
+	expect_hint "$dir does not exist and / is no BPF filesystem: mount one first (mkdir -p $dir; mount -t bpf bpf $dir)"
+'
+
 step "a missing directory inside a bpffs: mkdir it" '
 	fds -F "$FS/nodir/x" -P -m
 	expect_status 1
@@ -100,6 +111,16 @@ step "pinning twice: -G or rm" '
 	fds -F "$FS/m" -P -m
 	expect_status 1
 	expect_hint "something is pinned at $FS/m already: -G gets it; rm $FS/m removes it"
+'
+
+# An error no hint explains gets none: the kernel's own words say it.
+step "a name longer than a bpffs takes, pinned by root: no hint" '
+	printf -v name "%0256d" 0
+	fds -F "$FS/$name" -P -m
+	expect_status 1
+	expect_out "bpf: map fd:3 (Success)" "bpf: pin ret:(-1,File name too long)"
+	[[ $(<"$T/err") == "fds_example: cannot pin the map at $FS/$name: File name too long" ]] ||
+		fail "stderr: $(<"$T/err")"
 '
 
 step "a key past the last entry: the map has 1024" '

@@ -56,6 +56,7 @@ EOF
 
 # gen ARGS...: mutagen on the scratch top; its list in $T/list, its ids
 # and lines ("ID<TAB>TO") in $T/ids.
+# shellcheck disable=SC2034 # status: expect_status reads it
 gen()
 {
 	status=0
@@ -131,6 +132,23 @@ step "Python: operators, return and strings; no docstring, import or def" '
 		fail "an arid line was mutated: $(grep -E "^scripts/matrix.py:(1|2|3|6):" "$T/ids")"
 '
 
+step "--groups keeps the files of the groups named, and refuses a group there is not" '
+	mkdir -p "$top/tests/helpers"
+	printf "%s\n" "int h(int a)" "{" "	return a + 1;" "}" > "$top/tests/helpers/h.c"
+	gen --groups "test C"
+	expect_status 0
+	cut -d: -f1 "$T/ids" | sort -u > "$T/files"
+	[[ $(<"$T/files") == tests/helpers/h.c ]] || fail "test C is: $(<"$T/files")"
+	gen --groups "product C,harness"
+	! grep -q "^tests/helpers/h.c:" "$T/ids" || fail "a test C file in product C and harness"
+	grep -q "^fds_example.c:" "$T/ids" && grep -q "^tests/run.sh:" "$T/ids" &&
+		grep -q "^scripts/matrix.py:" "$T/ids" || fail "product C or harness left out"
+	gen --groups nope
+	expect_status 1
+	grep -qx "mutagen: no group nope" "$T/err" || fail "the unknown group is not named"
+	rm "$top/tests/helpers/h.c"
+'
+
 step "a sample is as large as asked and the same for the same seed" '
 	gen --sample 5 --seed 7
 	cp "$T/ids" "$T/ids.7"
@@ -141,7 +159,7 @@ step "a sample is as large as asked and the same for the same seed" '
 	! cmp -s "$T/ids" "$T/ids.7" || fail "another seed sampled the same mutants"
 '
 
-step "the coverage map gives each mutant its tests; an unreached line, none" '
+step "the coverage map gives each mutant its tests (an unreached line, none), a harness file its self-test first" '
 	mkdir -p "$T/cov"
 	printf "fds_example.c\t7\tloader,bad_input\ntests/run.sh\t6\t@suite\n" > "$T/cov/lines.tsv"
 	gen --coverage "$T/cov"
@@ -151,6 +169,10 @@ step "the coverage map gives each mutant its tests; an unreached line, none" '
 		fail "an unreached line does not run the whole suite"
 	grep -A6 -x "id: tests/run.sh:6:del1" "$T/list" | grep -qx "tests: " ||
 		fail "a line reached outside any test does not run the whole suite"
+	grep -A7 -x "id: tests/run.sh:6:del1" "$T/list" | grep -qx "first: runner_selftest" ||
+		fail "the runner mutant does not run its self-test first"
+	! grep -A7 -x "id: fds_example.c:7:rel1" "$T/list" | grep -q "^first:" ||
+		fail "a product mutant has a first: test"
 '
 
 step "an equivalent argument is attached; one that matches nothing is stale" '

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# examples/lo_watch, which the walkthrough runs: its arguments (PIN, then
+# COUNT 1-100 and SIZE 1-1400, 3 and 100 when left out) and its failure to
+# listen on 127.0.0.1:9, checked by its whole output and exit status. Each
+# run has a network namespace of its own with lo up, so only its own
+# packets are on lo.
+. "$(dirname "$0")/../lib.sh"
+scenario_begin
+
+# lo_watch_run ARG...: runs examples/lo_watch ARG... in a new network
+# namespace with lo up; leaves $status, and its stdout and stderr in $T/out
+# and $T/err, like fds. WATCH_PREFIX: a command to run it under (or none).
+WATCH_PREFIX=()
+lo_watch_run()
+{
+	status=0
+	unshare --net sh -c 'ip link set lo up && exec "$@"' sh \
+		"${WATCH_PREFIX[@]}" examples/lo_watch "$@" \
+		> "$T/out" 2> "$T/err" || status=$?
+	{
+		echo "\$ lo_watch $* -> exit $status"
+		show_file "  out: " "$T/out"
+		show_file "  err: " "$T/err"
+	} >&2
+}
+
+step "setup: the default program and sockex1, pinned" '
+	fds -F "$FS/p" -P -p
+	expect_status 0
+	fds -F "$FS/s" -P -p -o "$SOCKEX1"
+	expect_status 0
+'
+
+# On lo each datagram passes the raw socket twice, out and back in; the
+# default program keeps 1 byte of each.
+step "PIN alone: 3 datagrams of 100 bytes, each seen twice, cut to 1 byte" --needs unshare '
+	lo_watch_run "$FS/p"
+	expect_status 0
+	expect_out "sent 3 UDP datagrams of 100 bytes to 127.0.0.1:9" \
+		"the raw socket received: 1 1 1 1 1 1 (bytes per packet)"
+	expect_no_err
+'
+
+# sockex1 passes nothing, so no receive buffer can overflow with 100.
+step "COUNT goes up to 100; 101 is a usage error" --needs unshare '
+	lo_watch_run "$FS/s" 100 1
+	expect_status 0
+	expect_out "sent 100 UDP datagrams of 1 bytes to 127.0.0.1:9" \
+		"the raw socket received: nothing"
+	expect_no_err
+	lo_watch_run "$FS/s" 101 1
+	expect_status 2
+	expect_out
+	expect_err "^usage: lo_watch PIN"
+'
+
+# Port 9 is below 1024: without CAP_NET_BIND_SERVICE the listener cannot
+# bind it, and lo_watch sends nothing.
+step "without the right to bind port 9: says so, sends nothing, exit 1" --needs unshare,setpriv '
+	WATCH_PREFIX=(setpriv --bounding-set=-net_bind_service)
+	lo_watch_run "$FS/p"
+	expect_status 1
+	expect_out
+	[[ $(<"$T/err") == "lo_watch: cannot listen on 127.0.0.1:9: Permission denied" ]] ||
+		fail "stderr: $(<"$T/err")"
+'
+scenario_end
