@@ -469,7 +469,7 @@ int main(int argc, char **argv)
 	case PARSE_RUN:
 		break;
 	}
-	if ((o.map ? run_map(&o) : run_prog(&o)) < 0)
+	if (o.map ? run_map(&o) : run_prog(&o))
 		return 1;
 	return 0;
 }

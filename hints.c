@@ -212,7 +212,8 @@ void hint_get(int err, const char *file)
 		hint("%s is a directory: -G wants a pinned map or program in it", file);
 	} else if (err == ENOENT && stat(dir, &st) < 0) {
 		hint_missing_dir(dir);
-	} else if (err == ENOENT && on_bpffs(dir) == 0) {
+	} else if ((err == ENOENT || err == EACCES) && on_bpffs(dir) == 0) {
+		/* EACCES: a file there, which is no pin */
 		hint_not_bpffs(file, dir);
 	} else if (err == ENOENT && stat(file, &st) == 0) {
 		/* maps.debug, progs.debug: bpf_preload's, listed but no pin */

@@ -525,7 +525,9 @@ int bpf_map_type_percpu(unsigned int map_type)
 /*
  * bpf(2) has no "what is this fd" command: BPF_OBJ_GET_INFO_BY_FD fills a map
  * or a program layout depending on the fd, without saying which. The anon
- * inode's name does say it, and has since bpf(2) appeared.
+ * inode's name does say it, and has since bpf(2) appeared. A link's was
+ * "bpf_link" from 5.7 on, and is "bpf-link" on recent kernels (6.18 here):
+ * both are links.
  */
 int bpf_obj_kind(int fd)
 {
@@ -536,6 +538,7 @@ int bpf_obj_kind(int fd)
 		{ "anon_inode:bpf-map", BPF_OBJ_KIND_MAP },
 		{ "anon_inode:bpf-prog", BPF_OBJ_KIND_PROG },
 		{ "anon_inode:bpf_link", BPF_OBJ_KIND_LINK },
+		{ "anon_inode:bpf-link", BPF_OBJ_KIND_LINK },
 	};
 	char path[64], target[64];
 	ssize_t len;

@@ -724,7 +724,10 @@ def main():
         if key in equivalent:
             m["equivalent"] = equivalent[key]
             used.add(key)
-    for key in sorted(set(equivalent) - used):
+    # only the files mutated here can tell an argument stale
+    mutated = {f for f, _ in files}
+    stale = sorted(k for k in set(equivalent) - used if k[0] in mutated)
+    for key in stale:
         print("mutagen: stale equivalent (no such mutant): %s: %s -> %s" %
               key, file=sys.stderr)
     if args.coverage:
@@ -747,7 +750,7 @@ def main():
         write_block(out, m)
     if out is not sys.stdout:
         out.close()
-    return 1 if set(equivalent) - used else 0
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

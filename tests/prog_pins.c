@@ -334,6 +334,55 @@ TEST(a_rejected_program_leaves_the_level_1_log_and_its_verdict)
 }
 
 /*
+ * A log longer than bpf_log_buf: the kernel fills the buffer and says
+ * ENOSPC, yet the load failed for the verifier's reason, which is the errno
+ * the caller gets; the buffer holds LOG_BUF_SIZE - 1 bytes of log and its
+ * NUL. (5000 instructions of about 18 bytes of log each.)
+ */
+#define LONG_PROG 5000
+TEST(a_log_that_overflows_the_buffer_fills_it_and_keeps_the_verifier_errno)
+{
+	static struct bpf_insn insns[LONG_PROG];
+	int fd, i;
+
+	for (i = 0; i < LONG_PROG - 1; i++)
+		insns[i] = (struct bpf_insn)BPF_MOV64_IMM(BPF_REG_1, 1);
+	/* exit with r0 never written */
+	insns[LONG_PROG - 1] = (struct bpf_insn)BPF_EXIT_INSN();
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns, sizeof(insns),
+			   "GPL", 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EACCES, errno) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(LOG_BUF_SIZE - 1, strlen(bpf_log_buf));
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * Stdin closed, a program is loaded as fd 0, and that is a success like any
+ * other: one load, one new fd, no log, whatever errno held before.
+ */
+TEST(a_program_loaded_as_fd_0_is_loaded_once)
+{
+	const struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	int fd, before;
+
+	ASSERT_EQ(0, close(0));
+	before = open_fd_count();
+	errno = EINVAL;
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns, sizeof(insns),
+			   "GPL", 0);
+	EXPECT_EQ(0, fd) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(before + 1, open_fd_count());
+	EXPECT_STREQ("", bpf_log_buf);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
  * The verdict is the last line of the log but for the statistics lines
  * ("processed N insns ...", "verification time N usec"). A line that only
  * starts like one is a verdict, and so is a last line without a newline.

@@ -123,6 +123,24 @@ step "a name longer than a bpffs takes, pinned by root: no hint" '
 		fail "stderr: $(<"$T/err")"
 '
 
+# Out of file descriptors the get of a pin fails with EMFILE; no hint.
+step "no fd left for the pin got: no hint" --needs prlimit '
+	FDS_RUN=(prlimit --nofile=3 "$FDS_EXAMPLE")
+	fds -F "$FS/m" -G -m
+	expect_status 1
+	expect_out "bpf: get fd:-1 (Too many open files)"
+	[[ $(<"$T/err") == "fds_example: cannot get $FS/m: Too many open files" ]] ||
+		fail "stderr: $(<"$T/err")"
+'
+
+# A file that is no pin: the kernel says EACCES, whatever its mode.
+step "-G of a file outside any bpffs: pin under a bpffs mount" '
+	fds -F "$T/full/file" -G -m
+	expect_status 1
+	expect_out "bpf: get fd:-1 (Permission denied)"
+	expect_hint "$T/full/file is not on a BPF filesystem (stat -f -c %T $T/full): pins live only under a bpffs mount (mount -t bpf bpf DIR, DIR an empty directory)"
+'
+
 step "a key past the last entry: the map has 1024" '
 	fds -F "$FS/m" -G -m -k 1024
 	expect_status 1
@@ -169,6 +187,15 @@ step "-G where nothing is pinned: ls shows what is" '
 	expect_hint "nothing is pinned at $FS/none (ls $FS shows what is)"
 '
 
+# A bare name is in the current directory: ls shows it as ".".
+step "-G of a bare name where nothing is pinned: ls ." '
+	cd "$FS"
+	fds -F none -G -m
+	expect_status 1
+	expect_out "bpf: get fd:-1 (No such file or directory)"
+	expect_hint "nothing is pinned at none (ls . shows what is)"
+'
+
 # The other user is nobody, without capabilities; the sysctl decides the
 # rest. Where it gates every bpf(2) call (Debian's 5.10) the get is refused
 # before the pin's mode is read.
@@ -197,6 +224,79 @@ step "another user: the pin mode and chmod, or CAP_BPF and the sysctl" --needs s
 	expect_out "bpf: prog fd:-1 (Operation not permitted)"
 	expect_hint "this needs CAP_BPF (CAP_SYS_ADMIN before Linux 5.8), which root has; for other users kernel.unprivileged_bpf_disabled decides: it is $sysctl, and only 0 lets them create maps and programs"
 	! grep -q "verifier log" "$T/err" || fail "a verifier log for a load the verifier never saw"
+'
+
+# The hint names the class of the mode that applies: nobody owns one pin,
+# and is in the group of another, and neither grants it read and write.
+step "the owner or the group of a pin it cannot use: chmod u+rw, g+rw" --needs setpriv '
+	chmod 0755 "$T" "$FS"
+	install -m 0755 "$FDS_EXAMPLE" "$T/fds_example"
+	sysctl=$(< /proc/sys/kernel/unprivileged_bpf_disabled)
+	fds -F "$FS/own" -P -m
+	expect_status 0
+	fds -F "$FS/grp" -P -m
+	expect_status 0
+	chown 65534 "$FS/own"
+	chmod 0406 "$FS/own"
+	chgrp 65534 "$FS/grp"
+	chmod 0640 "$FS/grp"
+	FDS_RUN=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		 --inh-caps=-all "$T/fds_example")
+	for pin in own grp; do
+		fds -F "$FS/$pin" -G -m
+		expect_status 1
+		if [[ $(<"$T/out") == *"(Operation not permitted)" ]]; then
+			expect_hint "this needs CAP_BPF (CAP_SYS_ADMIN before Linux 5.8), which root has; for other users kernel.unprivileged_bpf_disabled decides: it is $sysctl, and only 0 lets them get pins"
+			continue
+		fi
+		expect_out "bpf: get fd:-1 (Permission denied)"
+		[[ $pin == own ]] && mode=0406 class=u || mode=0640 class=g
+		expect_hint "$FS/$pin is mode $mode: -G asks to read and write the object and the pin does not grant both to you; its owner can (chmod $class+rw $FS/$pin)"
+	done
+'
+
+# The privilege hint reads the sysctl from /proc, and closes the file
+# again: strace shows the fd the open returned, then its close.
+step "the privilege hint closes the sysctl file it read" --needs setpriv,strace '
+	chmod 0755 "$T" "$FS"
+	install -m 0755 "$FDS_EXAMPLE" "$T/fds_example"
+	FDS_RUN=(strace -f -o "$T/trace" -e trace=openat,close
+		 setpriv --reuid=65534 --regid=65534 --clear-groups
+		 --inh-caps=-all "$T/fds_example")
+	fds -F "$FS/n" -P -m
+	expect_status 1
+	expect_out "bpf: map fd:-1 (Operation not permitted)"
+	awk -v f=/proc/sys/kernel/unprivileged_bpf_disabled '"'"'
+		!fd && index($0, "openat(AT_FDCWD, \"" f "\"") {
+			fd = $NF; next
+		}
+		fd && $0 ~ "close\\(" fd "\\) += 0$" { closed = 1 }
+		END { exit !(fd && closed) }
+	'"'"' "$T/trace" || fail "the sysctl file was not opened and closed: $(<"$T/trace")"
+'
+
+# With CAP_BPF (ambient, so fds_example keeps it) nobody creates maps; a
+# pin or a get that fails for a reason privilege does not change gets no
+# hint.
+prereq CAP_BPF "CAP_BPF came in Linux 5.8" \
+	'setpriv --inh-caps=-all,+bpf --ambient-caps=+bpf true'
+step "another user with CAP_BPF, a pin and a get under a map: no hint" --needs setpriv,CAP_BPF '
+	chmod 0755 "$T" "$FS"
+	install -m 0755 "$FDS_EXAMPLE" "$T/fds_example"
+	fds -F "$FS/under" -P -m
+	expect_status 0
+	FDS_RUN=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		 --inh-caps=-all,+bpf --ambient-caps=+bpf "$T/fds_example")
+	fds -F "$FS/under/x" -P -m
+	expect_status 1
+	expect_out "bpf: map fd:3 (Success)" "bpf: pin ret:(-1,Not a directory)"
+	[[ $(<"$T/err") == "fds_example: cannot pin the map at $FS/under/x: Not a directory" ]] ||
+		fail "stderr: $(<"$T/err")"
+	fds -F "$FS/under/x" -G -m
+	expect_status 1
+	expect_out "bpf: get fd:-1 (Not a directory)"
+	[[ $(<"$T/err") == "fds_example: cannot get $FS/under/x: Not a directory" ]] ||
+		fail "stderr: $(<"$T/err")"
 '
 
 # A new network namespace starts with lo down: 127.0.0.1 is unreachable

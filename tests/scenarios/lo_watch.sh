@@ -54,6 +54,70 @@ step "COUNT goes up to 100; 101 is a usage error" --needs unshare '
 	expect_err "^usage: lo_watch PIN"
 '
 
+# COUNT alone: SIZE stays 100.
+step "COUNT without SIZE: datagrams of 100 bytes" --needs unshare '
+	lo_watch_run "$FS/s" 2
+	expect_status 0
+	expect_out "sent 2 UDP datagrams of 100 bytes to 127.0.0.1:9" \
+		"the raw socket received: nothing"
+	expect_no_err
+'
+
+# What usage prints, line by line.
+# shellcheck disable=SC2034 # read in step bodies, which step() evals
+USAGE=("usage: lo_watch PIN [COUNT (1-100) [SIZE (1-1400)]]"
+	"Gets the socket filter pinned at PIN (made by fds_example -P -p),"
+	"attaches it to a raw socket on lo, sends COUNT UDP datagrams of"
+	"SIZE bytes (default 3 of 100) to 127.0.0.1:9 and prints the length"
+	"of each packet the socket received, as the filter left it.")
+
+step "-h and --help: the usage on stdout, exit 0" --needs unshare '
+	for opt in -h --help; do
+		lo_watch_run "$opt"
+		expect_status 0
+		expect_out "${USAGE[@]}"
+		expect_no_err
+	done
+'
+
+# usage_error NAME ARG...: lo_watch ARG... is refused before it gets the
+# pin: exit 2, nothing on stdout, the usage alone on stderr.
+usage_error()
+{
+	local name=$1
+	shift
+	step "usage: $name" --needs unshare --kernel-independent '
+		lo_watch_run "$@"
+		expect_status 2
+		expect_out
+		printf -v want "%s\n" "${USAGE[@]}"
+		slurp got "$T/err"
+		[[ $got == "$want" ]] || fail "stderr: $got"
+	' "$@"
+}
+
+usage_error "COUNT with trailing junk" "$FS/s" 5x
+usage_error "COUNT 0" "$FS/s" 0
+usage_error "COUNT empty" "$FS/s" ""
+usage_error "COUNT negative" "$FS/s" -1
+usage_error "COUNT past a long" "$FS/s" 99999999999999999999
+usage_error "SIZE 1401" "$FS/s" 2 1401
+usage_error "SIZE 0" "$FS/s" 2 0
+usage_error "SIZE with trailing junk" "$FS/s" 2 10y
+usage_error "an argument too many" "$FS/s" 2 3 4
+usage_error "-h with an argument" -h 1
+usage_error "no PIN"
+
+# A raw socket needs CAP_NET_RAW: without it nothing is attached or sent.
+step "without the right to open a raw socket: says so, sends nothing, exit 1" --needs unshare,setpriv '
+	WATCH_PREFIX=(setpriv --bounding-set=-net_raw)
+	lo_watch_run "$FS/p"
+	expect_status 1
+	expect_out
+	[[ $(<"$T/err") == "lo_watch: cannot attach to a raw socket on lo: Operation not permitted" ]] ||
+		fail "stderr: $(<"$T/err")"
+'
+
 # Port 9 is below 1024: without CAP_NET_BIND_SERVICE the listener cannot
 # bind it, and lo_watch sends nothing.
 step "without the right to bind port 9: says so, sends nothing, exit 1" --needs unshare,setpriv '

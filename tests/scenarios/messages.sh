@@ -807,6 +807,17 @@ step "failure: a map got as a program, a program as a map" '
 	expect 1 "bpf: get fd:3 (Success)" -- "fds_example: $FS/p holds a program, not a map"
 '
 
+# A link (pinctl xdp pins one, in a network namespace that goes when it
+# exits: the link stays, detached) is neither a map nor a program.
+step "failure: a link got as a map or as a program" --needs unshare '
+	when_finished rm -f "$FS/link" "$FS/count"
+	unshare --net tests/bin/helpers/pinctl xdp "$FS/link" "$FS/count" > /dev/null
+	fds -F "$FS/link" -G -m
+	expect 1 "bpf: get fd:3 (Success)" -- "fds_example: $FS/link holds a link, not a map"
+	fds -F "$FS/link" -G -p
+	expect 1 "bpf: get fd:3 (Success)" -- "fds_example: $FS/link holds a link, not a program"
+'
+
 # A tmpfs on /proc/PID/fd, in a mount namespace of its own, before the
 # shell that mounts it becomes fds_example (the same PID): no
 # /proc/self/fd/N link says what the fd got is.

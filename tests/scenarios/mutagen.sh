@@ -185,6 +185,9 @@ step "an equivalent argument is attached; one that matches nothing is stale" '
 	gen --equivalent "$T/eq"
 	expect_status 1
 	grep -q "stale equivalent" "$T/err" || fail "the stale argument is not named"
+	gen --equivalent "$T/eq" --only tests/run.sh
+	expect_status 0
+	[[ ! -s $T/err ]] || fail "an argument of a file not mutated was called stale: $(<"$T/err")"
 '
 
 step "mutate.sh: a line mutant applies only where its line still reads as it did" '
