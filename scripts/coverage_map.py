@@ -932,7 +932,8 @@ def groups(names):
     names = sorted(names)
     product = [n for n in PRODUCT if n in names]
     test_c = [n for n in names if re.fullmatch(r"tests/(helpers/|compat/)?[^/]+\.c", n)]
-    harness = [n for n in names if n in ("tests/run.sh", "tests/lib.sh", "vm/check-vm.sh", ".ci/run")
+    harness = [n for n in names if n in ("tests/run.sh", "tests/lib.sh", "vm/check-vm.sh",
+                                         "vm/verdict.sh", ".ci/run")
                or re.fullmatch(r"scripts/[^/]+\.(sh|py)", n)]
     scenarios = [n for n in names if re.fullmatch(r"tests/scenarios/[^/]+\.sh", n)]
     taken = set(product + test_c + harness + scenarios)
