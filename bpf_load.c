@@ -32,6 +32,13 @@
 
 #define LD_IMM64_CODE (BPF_LD | BPF_IMM | BPF_DW)
 
+/* The byte order of this machine, which an object must share. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_ELFDATA ELFDATA2LSB
+#else
+#define HOST_ELFDATA ELFDATA2MSB
+#endif
+
 int map_fd[MAX_MAPS];
 int prog_fd[MAX_PROGS];
 
@@ -50,8 +57,8 @@ struct parse_state {
 	size_t strtab;
 	size_t nsyms;
 	Elf_Data *syms;
-	/* Program number of each section index, or -1. */
-	int *prog_of;
+	/* The section index of each program, in program order. */
+	size_t prog_sec[MAX_PROGS];
 };
 
 static void spec_error(struct bpf_object_spec *spec, const char *fmt, ...)
@@ -117,17 +124,15 @@ static int check_header(Elf *elf, struct bpf_object_spec *spec)
 			   ident[EI_CLASS]);
 		return -1;
 	}
+	if (ident[EI_DATA] != HOST_ELFDATA) {
+		/* only the message differs between the byte orders */
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (ident[EI_DATA] != ELFDATA2LSB) {
 		spec_error(spec, "not little-endian like this machine");
-		return -1;
-	}
 #else
-	if (ident[EI_DATA] != ELFDATA2MSB) {
 		spec_error(spec, "not big-endian like this machine");
+#endif
 		return -1;
 	}
-#endif
 	if (!gelf_getehdr(elf, &ehdr)) {
 		spec_error(spec, "bad ELF header: %s", elf_errmsg(-1));
 		return -1;
@@ -193,16 +198,14 @@ static int add_prog(struct parse_state *s, size_t idx, const char *name,
 	prog->insn_cnt = shdr->sh_size / sizeof(struct bpf_insn);
 	prog->type = BPF_PROG_TYPE_SOCKET_FILTER;
 	copy_name(prog->name, sizeof(prog->name), name);
-	s->prog_of[idx] = spec->prog_cnt++;
+	s->prog_sec[spec->prog_cnt++] = idx;
 	return 0;
 }
 
-/* Reads the section count and name table; readies prog_of[]. */
+/* Reads the section count and name table. */
 static int prepare_scan(Elf *elf, struct parse_state *s,
 			struct bpf_object_spec *spec)
 {
-	size_t idx;
-
 	if (elf_getshdrnum(elf, &s->shnum) || s->shnum == 0) {
 		spec_error(spec, "no section headers");
 		return -1;
@@ -212,13 +215,6 @@ static int prepare_scan(Elf *elf, struct parse_state *s,
 		spec_error(spec, "section name table index out of range");
 		return -1;
 	}
-	s->prog_of = malloc(s->shnum * sizeof(*s->prog_of));
-	if (!s->prog_of) {
-		spec_error(spec, "out of memory");
-		return -1;
-	}
-	for (idx = 0; idx < s->shnum; idx++)
-		s->prog_of[idx] = -1;
 	return 0;
 }
 
@@ -511,8 +507,6 @@ static int parse_maps(Elf *elf, struct parse_state *s,
 		spec_error(spec, "maps section: cannot read it");
 		return -1;
 	}
-	if (shdr.sh_size == 0)
-		return 0;
 	if (!s->symtab) {
 		spec_error(spec, "maps section but no symbol table");
 		return -1;
@@ -542,23 +536,34 @@ static int reloc_map(struct parse_state *s, struct bpf_object_spec *spec,
 	return off / spec->map_def_size;
 }
 
+/* The program copied from section idx, or NULL. */
+static struct bpf_prog_spec *prog_of(const struct parse_state *s, size_t idx,
+				     struct bpf_object_spec *spec)
+{
+	unsigned int i;
+
+	for (i = 0; i < spec->prog_cnt; i++)
+		if (s->prog_sec[i] == idx)
+			return &spec->progs[i];
+	return NULL;
+}
+
 /*
- * Checks relocation section idx as a whole. *prog is the program it patches,
- * or NULL if it patches none (debug info and the like).
+ * Checks relocation section idx as a whole. On success *prog is the program
+ * it patches, or NULL if it patches none (debug info and the like).
  */
 static int check_rel_section(struct parse_state *s, size_t idx,
 			     const GElf_Shdr *shdr, struct bpf_prog_spec **prog,
 			     struct bpf_object_spec *spec)
 {
-	*prog = NULL;
 	if (shdr->sh_info >= s->shnum) {
 		spec_error(spec, "relocation section %zu: target section %u out of range",
 			   idx, shdr->sh_info);
 		return -1;
 	}
-	if (s->prog_of[shdr->sh_info] < 0)
+	*prog = prog_of(s, shdr->sh_info, spec);
+	if (!*prog)
 		return 0;
-	*prog = &spec->progs[s->prog_of[shdr->sh_info]];
 
 	if (shdr->sh_type == SHT_RELA) {
 		spec_error(spec, "section '%s': RELA relocations are not supported",
@@ -742,7 +747,6 @@ int bpf_object_parse(const void *image, size_t size,
 out:
 	if (ret && !spec->err[0])
 		spec_error(spec, "malformed ELF: %s", elf_errmsg(-1));
-	free(s.prog_of);
 	if (elf)
 		elf_end(elf);
 	free(copy);
@@ -770,6 +774,15 @@ static void close_fds(int *fds, unsigned int cnt)
 			close(fds[i]);
 		fds[i] = -1;
 	}
+}
+
+/* fds[0] to fds[cnt - 1] become -1, the caller's fds there left open. */
+static void no_fds(int *fds, unsigned int cnt)
+{
+	unsigned int i;
+
+	for (i = 0; i < cnt; i++)
+		fds[i] = -1;
 }
 
 static int load_prog(struct bpf_object_spec *spec, unsigned int i,
@@ -868,7 +881,8 @@ static void object_sha1(const unsigned char *image, size_t size, char *hex)
 	rest = size - done;
 	memcpy(tail, image + done, rest);
 	tail[rest] = 0x80;
-	tail_len = rest + 9 <= 64 ? 64 : 128;
+	/* then the 64-bit count, ending one block or two (all of tail) */
+	tail_len = rest + 9 <= 64 ? 64 : sizeof(tail);
 	for (i = 0; i < 8; i++)
 		tail[tail_len - 1 - i] = bits >> (8 * i);
 	for (i = 0; i < tail_len; i += 64)
@@ -1054,10 +1068,8 @@ static int load_spec(struct bpf_object_spec *spec, int *map_fds,
 	unsigned int i;
 	int saved;
 
-	for (i = 0; i < spec->map_cnt; i++)
-		map_fds[i] = -1;
-	for (i = 0; i < spec->prog_cnt; i++)
-		prog_fds[i] = -1;
+	no_fds(map_fds, spec->map_cnt);
+	no_fds(prog_fds, spec->prog_cnt);
 
 	for (i = 0; i < spec->map_cnt; i++) {
 		LIBBPF_OPTS(bpf_map_create_opts, opts,

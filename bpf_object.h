@@ -83,6 +83,10 @@ struct bpf_object_spec {
  */
 int bpf_object_parse(const void *image, size_t size,
 		     struct bpf_object_spec *spec);
+/*
+ * Frees what the spec points to and leaves it pointing nowhere: a second
+ * call frees nothing.
+ */
 void bpf_object_spec_free(struct bpf_object_spec *spec);
 
 /*

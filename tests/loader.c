@@ -10,6 +10,8 @@
 
 #include <libelf.h>
 #include <gelf.h>
+#include <malloc.h>
+#include <sys/resource.h>
 
 #define SOCKEX1 "./sockex1_kern.o"
 #define TWO_PROGS "./tests/bin/two_progs_kern.o"
@@ -546,7 +548,8 @@ TEST(the_longest_names_and_license_stay_terminated)
 
 /*
  * A relocation section may patch the last section (here the symbol table,
- * which is no program: it patches nothing), never one past it.
+ * which is no program: it patches nothing) or section 0 (no section: it
+ * patches nothing either), never one past the last.
  */
 TEST(a_relocation_for_the_last_section_is_read_and_one_past_is_not)
 {
@@ -565,8 +568,453 @@ TEST(a_relocation_for_the_last_section_is_read_and_one_past_is_not)
 	ASSERT_EQ(0, bpf_object_parse(buf, size, &spec)) TH_LOG("%s", spec.err);
 	EXPECT_EQ(0, spec.progs[0].reloc_cnt);
 	bpf_object_spec_free(&spec);
+	raw->sh_info = 0;
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &spec)) TH_LOG("%s", spec.err);
+	EXPECT_EQ(0, spec.progs[0].reloc_cnt);
+	bpf_object_spec_free(&spec);
 	raw->sh_info = ehdr->e_shnum;
 	expect_rejected(_metadata, buf, size, "target section");
+	free(buf);
+}
+
+/* Where the name of the section whose header is shdr lies in the file. */
+static char *section_name_in(char *buf, const GElf_Shdr *shdr)
+{
+	Elf64_Ehdr *ehdr = (Elf64_Ehdr *)buf;
+	Elf64_Shdr *sh = (Elf64_Shdr *)(buf + ehdr->e_shoff);
+
+	return buf + sh[ehdr->e_shstrndx].sh_offset + shdr->sh_name;
+}
+
+/*
+ * Names are copied to be shown in messages: a blank, a control byte, DEL
+ * and any byte past ASCII become '?', the printable bytes from '!' to '~'
+ * stay as they are.
+ */
+TEST(names_keep_printable_bytes_and_show_the_others_as_question_marks)
+{
+	static const char odd[] = "a b!~\x7f\x1f\x80z";
+	struct bpf_object_spec spec;
+	GElf_Shdr prog;
+	size_t size, off;
+	char *buf = slurp(SOCKEX1, &size), *name;
+
+	ASSERT_NE(NULL, buf);
+	/* the map's symbol name, "proto_bytes" and its NUL: room for odd */
+	name = memmem(buf, size, "proto_bytes", sizeof("proto_bytes"));
+	ASSERT_NE(NULL, name);
+	ASSERT_EQ(NULL, memmem(name + 1, buf + size - name - 1, "proto_bytes",
+			       sizeof("proto_bytes")));
+	memcpy(name, odd, sizeof(odd));
+	/* the program's section "socket1" becomes "socket " */
+	ASSERT_EQ(0, find_section(buf, size, "socket1", &prog, &off));
+	section_name_in(buf, &prog)[6] = ' ';
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &spec)) TH_LOG("%s", spec.err);
+	EXPECT_STREQ("a?b!~???z", spec.maps[0].name);
+	EXPECT_STREQ("socket?", spec.progs[0].name);
+	bpf_object_spec_free(&spec);
+	free(buf);
+}
+
+/*
+ * A section may end at the end of the file: one of no bytes may start
+ * there (sockex1_kern.o's empty .text, moved), one of a byte may not.
+ */
+TEST(an_empty_section_may_start_at_the_end_of_the_file)
+{
+	struct bpf_object_spec spec;
+	GElf_Shdr text;
+	size_t size, off, idx;
+	char *buf = slurp(SOCKEX1, &size), want[BPF_OBJECT_ERR_LEN];
+	Elf64_Shdr *raw;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, find_section(buf, size, ".text", &text, &off));
+	ASSERT_EQ(0, text.sh_size) TH_LOG("clang's .text is not empty here");
+	idx = (off - ((Elf64_Ehdr *)buf)->e_shoff) / sizeof(Elf64_Shdr);
+	raw = (Elf64_Shdr *)(buf + off);
+	raw->sh_offset = size;
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &spec)) TH_LOG("%s", spec.err);
+	EXPECT_EQ(1, spec.prog_cnt);
+	EXPECT_EQ(1, spec.map_cnt);
+	bpf_object_spec_free(&spec);
+	raw->sh_size = 1;
+	snprintf(want, sizeof(want),
+		 "section %zu: offset %zu size 1 past the end of the file (%zu bytes)",
+		 idx, size, size);
+	expect_rejected(_metadata, buf, size, want);
+	free(buf);
+}
+
+/* load_bpf_file(path) with what it prints on stderr in out (len bytes). */
+static int load_capturing_stderr(const char *path, char *out, size_t len)
+{
+	FILE *f = tmpfile();
+	int saved, ret, err;
+	ssize_t n;
+
+	if (!f)
+		return -2;
+	fflush(stderr);
+	saved = dup(2);
+	if (saved < 0 || dup2(fileno(f), 2) < 0) {
+		fclose(f);
+		return -2;
+	}
+	ret = load_bpf_file((char *)path);
+	err = errno;
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fileno(f), out, len - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	fclose(f);
+	errno = err;
+	return ret;
+}
+
+/*
+ * What load_bpf_file() prints when it fails: one line saying why, then
+ * the verifier's log if this load's verifier refused a program, never the
+ * log an earlier load left in bpf_log_buf.
+ */
+TEST(load_bpf_file_prints_the_verifier_log_of_this_load_only)
+{
+	const size_t len = 2 * LOG_BUF_SIZE;
+	const char *first = "bpf_load: " REJECTED
+		": program 'socket_bad' was not loaded: Permission denied; the verifier: ";
+	char *err = malloc(len), *want = malloc(len), *nl;
+	char path[] = "/tmp/fds-text.XXXXXX";
+	size_t log_len;
+
+	ASSERT_NE(NULL, err);
+	ASSERT_NE(NULL, want);
+	EXPECT_EQ(-1, load_capturing_stderr(REJECTED, err, len));
+	log_len = strlen(bpf_log_buf);
+	ASSERT_LT(1, log_len) TH_LOG("no verifier log");
+	EXPECT_EQ(0, strncmp(err, first, strlen(first))) TH_LOG("stderr: %s", err);
+	nl = strchr(err, '\n');
+	ASSERT_NE(NULL, nl);
+	snprintf(want, len, "bpf_load: verifier log:\n%s%s", bpf_log_buf,
+		 bpf_log_buf[log_len - 1] == '\n' ? "" : "\n");
+	EXPECT_STREQ(want, nl + 1);
+
+	/* refused before any bpf(): the first log is still behind its NUL */
+	ASSERT_EQ(0, write_temp(path, "not an object", 13));
+	EXPECT_EQ(-1, load_capturing_stderr(path, err, len));
+	EXPECT_EQ(ENOEXEC, errno);
+	snprintf(want, len, "bpf_load: %s: too short for an ELF file (13 bytes)\n",
+		 path);
+	EXPECT_STREQ(want, err);
+	unlink(path);
+	free(want);
+	free(err);
+}
+
+/* bpf_object_spec_free() leaves no pointer behind: a second call is harmless. */
+TEST(a_freed_spec_points_nowhere)
+{
+	struct bpf_object_spec spec;
+	size_t size;
+	char *buf = slurp(TWO_PROGS, &size);
+	int i;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, bpf_object_parse(buf, size, &spec)) TH_LOG("%s", spec.err);
+	ASSERT_NE(NULL, spec.progs[1].relocs);
+	bpf_object_spec_free(&spec);
+	for (i = 0; i < MAX_PROGS; i++) {
+		EXPECT_EQ(NULL, spec.progs[i].insns) TH_LOG("program %d", i);
+		EXPECT_EQ(NULL, spec.progs[i].relocs) TH_LOG("program %d", i);
+	}
+	bpf_object_spec_free(&spec);
+	free(buf);
+}
+
+/* The bytes malloc() has handed out and not had back. */
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+/* Parses the object whole and cut in half, rounds times; 0 if as expected. */
+static int parse_good_and_bad(const char *buf, size_t size, int rounds)
+{
+	struct bpf_object_spec spec;
+	int i, bad = 0;
+
+	for (i = 0; i < rounds; i++) {
+		bad |= bpf_object_parse(buf, size, &spec) != 0;
+		bpf_object_spec_free(&spec);
+		bad |= bpf_object_parse(buf, size / 2, &spec) != -1;
+		bpf_object_spec_free(&spec);
+	}
+	return bad;
+}
+
+/*
+ * Parsing keeps no memory, whether the file is good or refused: once
+ * malloc's caches of freed chunks are full (tcache: 7 a size), the heap in
+ * use stays what it is, parse after parse.
+ */
+TEST(parsing_keeps_no_memory)
+{
+	size_t size, before;
+	char *buf = slurp(TWO_PROGS, &size);
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, parse_good_and_bad(buf, size, 20));
+	before = heap_in_use();
+	ASSERT_EQ(0, parse_good_and_bad(buf, size, 100));
+	EXPECT_EQ(before, heap_in_use());
+	free(buf);
+}
+
+/* Loads TWO_PROGS with load_bpf_file() rounds times, closing what it made. */
+static int load_and_close(int rounds)
+{
+	int i, j;
+
+	for (i = 0; i < rounds; i++) {
+		if (load_bpf_file(TWO_PROGS))
+			return -1;
+		for (j = 0; j < 2; j++) {
+			close(map_fd[j]);
+			close(prog_fd[j]);
+		}
+	}
+	return 0;
+}
+
+/* load_bpf_file() keeps no memory from one load to the next. */
+TEST(load_bpf_file_keeps_no_memory)
+{
+	size_t before;
+
+	ASSERT_EQ(0, load_and_close(10)) TH_LOG("%s", strerror(errno));
+	before = heap_in_use();
+	ASSERT_EQ(0, load_and_close(20)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(before, heap_in_use());
+}
+
+/* Whether fds[from] to fds[n - 1] all hold fd. */
+static int all_are(const int *fds, int from, int n, int fd)
+{
+	int i;
+
+	for (i = from; i < n; i++)
+		if (fds[i] != fd)
+			return 0;
+	return 1;
+}
+
+/* Opens fd 0 on /dev/null if it is closed: 0 once it is open. */
+static int fd0_open(void)
+{
+	if (fcntl(0, F_GETFD) != -1)
+		return 0;
+	return open("/dev/null", O_RDONLY) == 0 ? 0 : -1;
+}
+
+/*
+ * bpf_object_load_file() fills map_fds[] and prog_fds[] as far as the
+ * spec's counts and no further; a failed load closes what it made, never
+ * an fd the caller has, in those arrays or not.
+ */
+TEST(a_load_writes_only_its_own_entries_and_closes_only_its_own_fds)
+{
+	struct bpf_object_spec *spec = malloc(sizeof(*spec));
+	int map_fds[MAX_MAPS], prog_fds[MAX_PROGS], mine, before, i;
+	char path[] = "/tmp/fds-max0.XXXXXX";
+	GElf_Shdr maps;
+	size_t size, off;
+	char *buf = slurp(TWO_PROGS, &size);
+
+	ASSERT_NE(NULL, spec);
+	ASSERT_NE(NULL, buf);
+	/* fd 0 too is the caller's, and open: a stray close(0) shows */
+	ASSERT_EQ(0, fd0_open());
+	mine = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, mine);
+	for (i = 0; i < MAX_MAPS; i++)
+		map_fds[i] = mine;
+	for (i = 0; i < MAX_PROGS; i++)
+		prog_fds[i] = mine;
+	ASSERT_EQ(0, bpf_object_load_file(TWO_PROGS, spec, map_fds, prog_fds))
+		TH_LOG("%s", spec->err);
+	EXPECT_TRUE(all_are(map_fds, 2, MAX_MAPS, mine));
+	EXPECT_TRUE(all_are(prog_fds, 2, MAX_PROGS, mine));
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(BPF_OBJ_KIND_MAP, bpf_obj_kind(map_fds[i]));
+		EXPECT_EQ(BPF_OBJ_KIND_PROG, bpf_obj_kind(prog_fds[i]));
+		close(map_fds[i]);
+		close(prog_fds[i]);
+		map_fds[i] = prog_fds[i] = mine;
+	}
+	bpf_object_spec_free(spec);
+
+	/* the first map of no entries: refused by the kernel, before the rest */
+	ASSERT_EQ(0, find_section(buf, size, "maps", &maps, &off));
+	memset(buf + maps.sh_offset + 12, 0, 4);
+	ASSERT_EQ(0, write_temp(path, buf, size));
+	before = open_fd_count();
+	EXPECT_EQ(-1, bpf_object_load_file(path, spec, map_fds, prog_fds));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_STREQ("cannot create map 0 'counts': Invalid argument", spec->err);
+	EXPECT_TRUE(all_are(map_fds, 0, 2, -1));
+	EXPECT_TRUE(all_are(prog_fds, 0, 2, -1));
+	EXPECT_TRUE(all_are(map_fds, 2, MAX_MAPS, mine));
+	EXPECT_TRUE(all_are(prog_fds, 2, MAX_PROGS, mine));
+	EXPECT_EQ(before, open_fd_count()) TH_LOG("an fd of the caller was closed");
+	bpf_object_spec_free(spec);
+	unlink(path);
+	close(mine);
+	free(buf);
+	free(spec);
+}
+
+/*
+ * A regular file whose read() fails (sysfs has lo's speed as one, read as
+ * EINVAL: lo has none) is refused with read()'s errno, at the first try.
+ */
+TEST(a_file_whose_read_fails_is_refused_with_its_errno)
+{
+	const char *path = "/sys/class/net/lo/speed";
+	int map_fds[MAX_MAPS], prog_fds[MAX_PROGS];
+	struct bpf_object_spec *spec;
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size == 0)
+		SKIP(return, "no %s of a size", path);
+	spec = malloc(sizeof(*spec));
+	ASSERT_NE(NULL, spec);
+	EXPECT_EQ(-1, bpf_object_load_file(path, spec, map_fds, prog_fds));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_STREQ("Invalid argument", spec->err);
+	bpf_object_spec_free(spec);
+	free(spec);
+}
+
+/*
+ * A regular file that ends before its size (sysfs gives lo's mtu the size
+ * of a page) is refused when read() reaches its end, whatever errno the
+ * caller left behind: EINTR here, which only a failed read() may mean.
+ */
+TEST(a_file_that_ends_before_its_size_is_refused_whatever_errno_was)
+{
+	const char *path = "/sys/class/net/lo/mtu";
+	int map_fds[MAX_MAPS], prog_fds[MAX_PROGS];
+	struct bpf_object_spec *spec;
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size < 16)
+		SKIP(return, "no %s of a page", path);
+	spec = malloc(sizeof(*spec));
+	ASSERT_NE(NULL, spec);
+	errno = EINTR;
+	EXPECT_EQ(-1, bpf_object_load_file(path, spec, map_fds, prog_fds));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_STREQ("file shrank while read", spec->err);
+	bpf_object_spec_free(spec);
+	free(spec);
+}
+
+/* The address space this process has mapped, in bytes (/proc/self/statm). */
+static size_t mapped_now(void)
+{
+	unsigned long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu", &pages) != 1)
+		pages = 0;
+	fclose(f);
+	return pages * sysconf(_SC_PAGESIZE);
+}
+
+/* bpf_object_parse(image) with room for room bytes more mapped, no more. */
+static int parse_within(const char *image, size_t size, size_t room,
+			struct bpf_object_spec *spec)
+{
+	struct rlimit old, rl;
+	int ret;
+
+	if (getrlimit(RLIMIT_AS, &old))
+		return -2;
+	rl = old;
+	rl.rlim_cur = mapped_now() + room;
+	if (setrlimit(RLIMIT_AS, &rl))
+		return -2;
+	ret = bpf_object_parse(image, size, spec);
+	setrlimit(RLIMIT_AS, &old);
+	return ret;
+}
+
+/* Whether RLIMIT_AS may be lowered: not under ASan, whose shadow is terabytes. */
+static int address_space_limitable(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+	return 0;
+#else
+	return 1;
+#endif
+}
+
+/*
+ * The image of size bytes, with a program of len bytes, refused as "out of
+ * memory" with room for half the image (the parser's copy of it fails),
+ * then with room for the image and half the program (the copy of the
+ * program's instructions fails).
+ */
+static void expect_out_of_memory(struct __test_metadata *_metadata,
+				 const char *image, size_t size, size_t len)
+{
+	struct bpf_object_spec spec;
+
+	ASSERT_EQ(-1, parse_within(image, size, size / 2, &spec));
+	EXPECT_STREQ("out of memory", spec.err);
+	bpf_object_spec_free(&spec);
+	ASSERT_EQ(-1, parse_within(image, size, size + len / 2, &spec));
+	EXPECT_STREQ("out of memory", spec.err);
+	EXPECT_EQ(0, spec.prog_cnt);
+	bpf_object_spec_free(&spec);
+}
+
+/*
+ * An object the memory has no room for is refused as "out of memory": here
+ * sockex1_kern.o with a program of 900000 instructions (all zero) appended,
+ * which, given the room, is refused for its relocation instead. (Under
+ * ASan, whose allocator cannot be limited so, only the latter.)
+ */
+TEST(an_object_that_does_not_fit_in_memory_is_refused_as_such)
+{
+	const size_t len = 900000 * sizeof(struct bpf_insn);
+	struct bpf_object_spec spec;
+	GElf_Shdr shdr;
+	size_t size, off;
+	char *buf = slurp(SOCKEX1, &size), *big;
+	Elf64_Shdr *raw;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_LT(0, mapped_now());
+	big = calloc(1, size + len);
+	ASSERT_NE(NULL, big);
+	memcpy(big, buf, size);
+	ASSERT_EQ(0, find_section(big, size, "socket1", &shdr, &off));
+	raw = (Elf64_Shdr *)(big + off);
+	raw->sh_offset = size;
+	raw->sh_size = len;
+	ASSERT_EQ(-1, bpf_object_parse(big, size + len, &spec));
+	EXPECT_NE(NULL, strstr(spec.err, "(code 0x00) is not LD_IMM64"))
+		TH_LOG("%s", spec.err);
+	EXPECT_EQ(1, spec.prog_cnt);
+	bpf_object_spec_free(&spec);
+	if (address_space_limitable())
+		expect_out_of_memory(_metadata, big, size + len, len);
+	free(big);
 	free(buf);
 }
 

@@ -6,8 +6,9 @@
  * load the program from FILE: ", and "FILE<TAB>loaded" for one it loads.
  * malformed_objects.sh runs it under valgrind with VALGRIND=1: memcheck
  * starts once for some 500 files, where one valgrind per fds_example took
- * minutes. Exit 0 once every file was tried, 1 when memory ran out, 2 with
- * no file.
+ * minutes. beyond_tc.sh loads some 70 good objects with it, one process
+ * for them all. Exit 0 once every file was tried, 1 when memory ran out, 2
+ * with no file.
  */
 #include <stdio.h>
 #include <stdlib.h>

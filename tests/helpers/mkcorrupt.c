@@ -196,6 +196,9 @@ static void section_table_corruptions(struct layout *l)
 	l->eh->e_shstrndx = l->eh->e_shnum + 5;
 	emit(orig_size, "shstrndx-out-of-range");
 	expect("section name table index out of range");
+	l->eh->e_shstrndx = l->eh->e_shnum;
+	emit(orig_size, "shstrndx-one-past-the-last");
+	expect("section name table index out of range");
 	l->eh->e_shstrndx = 0;
 	emit(orig_size, "shstrndx-zero");
 	/* section 1's name is then looked up in a program */
@@ -318,6 +321,10 @@ static void content_corruptions(struct layout *l)
 	expect("maps section: cannot read it");
 	l->sh[l->maps].sh_type = SHT_NOBITS;
 	emit(orig_size, "maps-nobits");
+	/* libelf gives a section of no bytes no data: refused as unreadable */
+	expect("maps section: cannot read it");
+	l->sh[l->maps].sh_size = 0;
+	emit(orig_size, "maps-empty");
 	/* NOBITS has no extent in the file: its size is not checked against it */
 	expect("maps section: cannot read it");
 	l->sh[l->maps].sh_type = SHT_NOBITS;

@@ -7,8 +7,9 @@
 # legacy bpf_elf_map objects (28 and 36 bytes, PIN_GLOBAL_NS), reuses that
 # map; one whose definition differs in one field is refused with a message
 # naming it, and nothing pinned changes; PIN_OBJECT_NS pins under the
-# object's SHA-1; a load the verifier refuses pins nothing; and tc loading
-# its object after the project pinned the map reuses the project's map.
+# object's SHA-1 (sha1sum's, at every length of the file modulo 64); a load
+# the verifier refuses pins nothing; and tc loading its object after the
+# project pinned the map reuses the project's map.
 # All on this scenario's own bpffs (TC_BPF_MNT, never /sys/fs/bpf) and in
 # its own network namespace: the host's lo never sees a filter.
 if [[ -z ${FDS_TC_NETNS:-} ]]; then
@@ -117,6 +118,42 @@ step "PIN_OBJECT_NS pins at tc/<SHA-1 of the object>, reused by the next load" -
 	expect_status 0
 	[[ $(prog_map_ids "$FS/prog_objns") == "$id" ]] || fail "the second load made another map"
 	rm "$FS/prog_objns"
+'
+
+# The directory is named by the SHA-1 of the whole file, whatever its
+# length: the PIN_OBJECT_NS object with N bytes appended (ELF readers
+# ignore what follows the sections; tc hashes them too), N from 0 to 63 so
+# that the length takes every value modulo 64, SHA-1's block (from 56 on,
+# the padding's bit count spills into a block of its own), and a block or
+# two more. One process loads them all (load_refusals), on a bpffs of the
+# step's own; sha1sum names the directories.
+step "PIN_OBJECT_NS's directory is the file's SHA-1 at every length modulo 64" --needs sha1sum '
+	obj=$(legacy objns)
+	mkdir "$T/fs4" "$T/sizes" && mount -t bpf bpf "$T/fs4"
+	pad=
+	while ((${#pad} < 192)); do
+		pad+=0123456789abcdefghijklmnopqrstuvwxyz
+	done
+	sizes=({0..63} 64 119 120 127 128 191)
+	files=("${sizes[@]/#/$T/sizes/plus}")
+	files=("${files[@]/%/.o}")
+	tee "${files[@]}" < "$obj" > /dev/null
+	for n in "${sizes[@]}"; do
+		printf "%s" "${pad:0:n}" >> "$T/sizes/plus$n.o"
+	done
+	TC_BPF_MNT=$T/fs4 "$TOP/tests/bin/helpers/load_refusals" "${files[@]}" > "$T/loads"
+	printf "%s\tloaded\n" "${files[@]}" > "$T/loads.want"
+	cmp "$T/loads.want" "$T/loads" || fail "not every file loaded: $(<"$T/loads")"
+	sha1sum "${files[@]}" > "$T/sums"
+	sums=()
+	while read -r sum f; do
+		[[ -e $T/fs4/tc/$sum/tc_count ]] ||
+			fail "${f##*/} ($(stat -c %s "$f") bytes): no map at tc/$sum"
+		sums+=("$sum")
+	done < "$T/sums"
+	dirs=("$T/fs4/tc"/*)
+	((${#dirs[@]} == ${#sums[@]})) ||
+		fail "${#dirs[@]} directories in tc/ for ${#sums[@]} files: ${dirs[*]##*/}"
 '
 
 step "a load the verifier refuses pins nothing" '
