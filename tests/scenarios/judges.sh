@@ -61,6 +61,14 @@ fake ktap_liar 0 "KTAP version 1" "1..1" "  KTAP version 1" "  1..1" \
 fake last_passes 0 "1 passed, 1 failed, 0 skipped" "mutate: 2 passed, 0 failed"
 fake last_fails 0 "mutate: 2 passed, 0 failed" "1 passed, 1 failed, 0 skipped"
 fake exits_3 3 "ok 1 one" "1 passed, 0 failed, 0 skipped"
+fake fails_silently 2
+# more than the 1 KiB of file a step below lets the judge write
+lines=()
+for i in {1..100}; do
+	lines+=("ok $i case $i")
+done
+fake big 0 "KTAP version 1" "1..100" "${lines[@]}" "100 passed, 0 failed, 0 skipped"
+unset lines i
 
 # judge FAKE [--ktap]: scripts/judge.sh on the made-up runner FAKE; its
 # stdout in $T/out, stderr in $T/err, its exit status in $status.
@@ -139,50 +147,102 @@ step "judge.sh exits with a failing runner's own status" '
 	judged ".*exited with status 3$"
 '
 
+step "judge.sh without a runner: its usage, exit 2" '
+	for args in "" --ktap; do
+		status=0
+		# shellcheck disable=SC2086 # no argument, or one
+		scripts/judge.sh $args > "$T/out" 2> "$T/err" || status=$?
+		expect_status 2
+		expect_out
+		[[ $(<"$T/err") == "usage: judge.sh [--ktap] CMD [ARG...]" ]] || fail "[$args]: $(<"$T/err")"
+	done
+'
+
+step "judge.sh with no file to keep the output in fails, and runs nothing" '
+	TMPDIR=$T/nowhere judge honest
+	expect_status 1
+	expect_out
+	mapfile -t err < "$T/err"
+	[[ ${#err[@]} == 1 && ${err[0]} == "mktemp: failed to create file via template"*"$T/nowhere/judge.XXXXXX"*": No such file or directory" ]] ||
+		fail "stderr: ${err[*]}"
+'
+
+# The judge keeps the runner's output in a file (under TMPDIR) to judge it;
+# here writing it fails past 1 KiB (ulimit -f 1, SIGXFSZ ignored: tee gets
+# EFBIG), though the runner passes and its output all goes by.
+step "judge.sh fails a passing runner whose output it could not keep whole, and removes its file" '
+	(ulimit -f 1; trap "" XFSZ; TMPDIR=$T exec scripts/judge.sh "$T/big") 2> "$T/err" |
+		cat > "$T/out"
+	status=${PIPESTATUS[0]}
+	show_file "  err: " "$T/err" >&2
+	expect_status 1
+	passed_through big
+	judged "could not keep $T/big.s output in $T/judge\.[[:alnum:]]{6}$"
+	grep -q "^tee: $T/judge\.[[:alnum:]]*: File too large$" "$T/err" || fail "no EFBIG from tee"
+	! compgen -G "$T/judge.*" > /dev/null || fail "left behind: $(compgen -G "$T/judge.*")"
+'
+
 # ci FAKE: .ci/run --suite, the whole run's code for one suite, on FAKE;
-# its output in $T/out, its last line in $last, its exit status in $status.
+# its output in $T/out, its exit status in $status.
 ci()
 {
-	local lines
 	status=0
 	bash .ci/run --suite "$1" "$T/$1" > "$T/out" 2>&1 || status=$?
 	show_file "  " "$T/out" >&2
 	echo "  exit $status" >&2
-	mapfile -t lines < "$T/out"
-	# shellcheck disable=SC2034 # read in step bodies, which step() evals
-	last=${lines[*]: -1}
+	# the seconds, in the total's line and the suite's, as N
+	sed -i -E -e 's/^(=== every suite \(total )[0-9]+ s\)$/\1N s)/' \
+		-e "/^$1 /s/ +[0-9]+s\$/ Ns/" "$T/out"
+}
+
+# expect_ci FAKE STATUS VERDICT PASSED FAILED [WHY]: the run of ci FAKE
+# exited STATUS and printed exactly the suite's command line, FAKE's output
+# (its stderr last), "=== FAKE failed (WHY)" when WHY is given, and the
+# report: the suite's line saying VERDICT with those counts, then the
+# totals, the last line.
+expect_ci()
+{
+	local want line
+	expect_status "$2" || return 1
+	want=("=== $1: $T/$1")
+	mapfile -t -O 1 want < "$T/$1.want"
+	want+=("a note from $1")
+	[[ -z ${6:-} ]] || want+=("=== $1 failed ($6)")
+	printf -v line '%-58s %-4s %5d passed %3d failed Ns' "$1" "$3" "$4" "$5"
+	want+=("=== every suite (total N s)" "$line" "$4 passed, $5 failed")
+	expect_out "${want[@]}"
 }
 
 step ".ci/run fails a suite that exits 0 though its closing line counts a failure" '
 	ci counts_liar
-	expect_status 1
-	grep -q "^=== counts_liar failed (" "$T/out" || fail "no \"=== counts_liar failed\" line"
-	grep -Eq "^counts_liar +FAIL +1 passed +1 failed " "$T/out" ||
-		fail "the summary does not say FAIL"
-	[[ $last == "1 passed, 1 failed" ]] || fail "last line: $last"
+	expect_ci counts_liar 1 FAIL 1 1 "exit 0, but its closing line counts 1 failed"
 '
 
 step ".ci/run passes an honest suite" '
 	ci honest
-	expect_status 0
-	! grep -q "failed (" "$T/out" || fail "a \"failed\" line"
-	grep -Eq "^honest +ok +1 passed +0 failed " "$T/out" || fail "the summary does not say ok"
-	[[ $last == "1 passed, 0 failed" ]] || fail "last line: $last"
+	expect_ci honest 0 ok 1 0
 '
 
 step ".ci/run reads the last closing line" '
 	ci last_fails
-	expect_status 1
-	[[ $last == "1 passed, 1 failed" ]] || fail "last line: $last"
+	expect_ci last_fails 1 FAIL 1 1 "exit 0, but its closing line counts 1 failed"
 	ci last_passes
-	expect_status 0
-	[[ $last == "2 passed, 0 failed" ]] || fail "last line: $last"
+	expect_ci last_passes 0 ok 2 0
 '
 
 step ".ci/run counts a suite without counts that exits 0 (the fuzzer) as one pass" '
 	ci silent
-	expect_status 0
-	[[ $last == "1 passed, 0 failed" ]] || fail "last line: $last"
+	expect_ci silent 0 ok 1 0
+'
+
+step ".ci/run fails a suite on its exit status, its closing line counting no failure" '
+	ci exits_3
+	expect_ci exits_3 1 FAIL 1 0 "exit 3"
+'
+
+step ".ci/run counts a suite without counts that fails as one failure" '
+	ci fails_silently
+	expect_ci fails_silently 1 FAIL 0 1 "exit 2"
 '
 
 # copy_tree DIR: the tree as it is, built, each file's time kept to the

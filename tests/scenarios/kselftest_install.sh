@@ -21,6 +21,22 @@ step "setup: make kselftest-install's script lays the tree out" --needs RUNNER '
 	[[ -f $T/ks/kselftest-list.txt ]] || fail "no kselftest-list.txt"
 '
 
+# Installed again over the tree, beside what an install stopped short of its
+# end left (INSTALL_PATH.new, here all of it): the result is a fresh
+# install's, and nothing of either is left.
+step "a re-install replaces the old tree and an interrupted install's leftovers whole" --needs RUNNER '
+	scripts/kselftest-install.sh "$T/fresh" > "$T/fresh.log"
+	cp -a "$T/ks" "$T/ks.new"
+	echo stale > "$T/ks.new/fds_example/left-over"
+	echo stale > "$T/ks/fds_example/old"
+	scripts/kselftest-install.sh "$T/ks" > "$T/out"
+	n=$(grep -c . "$T/ks/kselftest-list.txt")
+	expect_out "kselftest-install: $n tests in $T/ks (run_kselftest.sh from $(<"$RUNNER/SOURCE"))"
+	[[ ! -e $T/ks.new ]] || fail "$T/ks.new is left"
+	diff -r --no-dereference "$T/fresh" "$T/ks"
+	rm -rf "$T/fresh"
+'
+
 step "the runner is linux-source's, unmodified" --needs RUNNER '
 	cmp "$RUNNER/run_kselftest.sh" "$T/ks/run_kselftest.sh"
 	diff -r "$RUNNER/kselftest" "$T/ks/kselftest"
@@ -186,7 +202,8 @@ step "FDS_SHARD=1/2 and 2/2 run every test once between them; a bad K/N is refus
 		rc=0
 		FDS_SHARD=$bad FDS_MATRIX_OUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/badshard tests/run.sh > "$T/bad.out" 2>&1 || rc=$?
 		((rc == 1)) || fail "FDS_SHARD=$bad: exit $rc"
-		grep -q "FDS_SHARD=$bad: not K/N" "$T/bad.out" || fail "FDS_SHARD=$bad: $(<"$T/bad.out")"
+		grep -qxF "run.sh: FDS_SHARD=$bad: not K/N with 1 <= K <= N" "$T/bad.out" ||
+			fail "FDS_SHARD=$bad: $(<"$T/bad.out")"
 	done
 '
 

@@ -48,11 +48,13 @@ scenario_end
 EOF
 
 # inner VM: the inner scenario's ok/not ok lines, FDS_IN_VM=VM, in $T/VM.ktap.
+# A STEP_BODY in its environment is not taken for a step's (when_finished
+# outside a step must still fail).
 inner()
 {
 	local rc=0
 	: > "$T/count.$1"
-	TOP=$TOP COUNT=$T/count.$1 FDS_IN_VM=$1 bash "$T/inner.sh" > "$T/$1.log" 2>&1 ||
+	STEP_BODY="echo inherited" TOP=$TOP COUNT=$T/count.$1 FDS_IN_VM=$1 bash "$T/inner.sh" > "$T/$1.log" 2>&1 ||
 		rc=$?
 	grep -E '^(not )?ok ' "$T/$1.log" > "$T/$1.ktap" || true
 	echo "$rc" > "$T/$1.rc"
@@ -249,6 +251,35 @@ step "each check helper fails when its expectation is false, and only then" --ho
 		"ok 12 same_as holds" "not ok 13 same_as sees a new pin" \
 		"ok 14 wait_gone holds" "not ok 15 wait_gone times out" \
 		"not ok 16 fail fails"
+'
+
+# failures N: the "# FAILED: " lines under step N's result in the check
+# helpers' scenario, without that prefix.
+failures()
+{
+	local line under=0
+	while IFS= read -r line; do
+		if [[ $line == "not ok $1 "* ]]; then
+			under=1
+		elif [[ $line == ?(not )"ok "* ]]; then
+			under=0
+		elif ((under)) && [[ $line == "# FAILED: "* ]]; then
+			printf '%s\n' "${line#"# FAILED: "}"
+		fi
+	done < "$T/expect.log"
+}
+
+step "each failing check helper says why" --host-only '
+	for want in "2=exit status 1, expected 2" \
+		"4=stdout differs from the expected lines (diff above)" \
+		"6=stderr does not match /^nope$/" "8=unexpected stderr: x" \
+		"10=/*/fs/m key 1 holds '"'"'42'"'"', expected 43" \
+		"11=exit status 1, expected 0?lookup of 1 in /*/fs/none failed" \
+		"15=map id +([0-9]) still exists" "16=on purpose"; do
+		got=$(failures "${want%%=*}")
+		# shellcheck disable=SC2053 # a glob on purpose; ? the newline
+		[[ $got == ${want#*=} ]] || fail "step ${want%%=*}: [$got], not [${want#*=}]"
+	done
 '
 
 step "a failing command inside a step body fails the step" --host-only '

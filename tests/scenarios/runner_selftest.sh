@@ -69,6 +69,12 @@ expect_run()
 }
 
 step "setup: the scratch runner runs each made-up scenario, and all of them" '
+	# in a tree of its own: deaf to timeout'"'"'s TERM (its sleep too), so
+	# killed 10 s later, leaving its scratch files (in $T here)
+	new_tree "$T/deaf"
+	scenario stubborn "step sleeper '"'"'sleep 30'"'"'" '"'"'trap "" TERM'"'"'
+	mkdir "$T/stubborn.tmp"
+	run stubborn TEST_TIMEOUT=1 TMPDIR="$T/stubborn.tmp" stubborn &
 	make_tree
 	run passes passes &
 	run fails fails &
@@ -97,9 +103,20 @@ step "under CI=true a skipped case fails the run" '
 	grep -qx "not ok 1 skips" "$T/skips-ci.out" || fail "the test is not failed"
 '
 
-step "a test that does not end in time is not ok, with the TIMEOUT directive" '
-	expect_run hangs 1 "0 passed, 1 failed, 0 skipped"
-	grep -qx "not ok 1 hangs # TIMEOUT 1s" "$T/hangs.out" || fail "no TIMEOUT line"
+step "a test that does not end in time is not ok, with the TIMEOUT directive, its output a diagnostic" '
+	sed -E "s/^# hangs: [0-9]+\.[0-9]s$/# hangs: N.Ns/" "$T/hangs.out" > "$T/out"
+	expect_out "KTAP version 1" "1..1" "# KTAP version 1" "# 1..1" "# hangs: N.Ns" \
+		"not ok 1 hangs # TIMEOUT 1s" "0 passed, 1 failed, 0 skipped"
+	[[ $(<"$T/hangs.rc") == 1 ]] || fail "exit $(<"$T/hangs.rc")"
+'
+
+step "a test deaf to the timeout is killed 10 s later, and is a TIMEOUT too" '
+	[[ $(<"$T/stubborn.out") =~ "# stubborn: "([0-9]+)\.[0-9]s ]] || fail "no seconds"
+	((BASH_REMATCH[1] >= 11)) || fail "ended after ${BASH_REMATCH[1]} s, not killed 10 s after the timeout"
+	sed -E "s/^# stubborn: [0-9]+\.[0-9]s$/# stubborn: N.Ns/" "$T/stubborn.out" > "$T/out"
+	expect_out "KTAP version 1" "1..1" "# stubborn: N.Ns" "not ok 1 stubborn # TIMEOUT 1s" \
+		"0 passed, 1 failed, 0 skipped"
+	[[ $(<"$T/stubborn.rc") == 1 ]] || fail "exit $(<"$T/stubborn.rc")"
 '
 
 step "the plan equals the tests run, numbered in order" '
@@ -147,6 +164,81 @@ step "a test is picked by its whole name alone, by part of a name with others, a
 		fail "the name that picks nothing is not named: $(<"$T/none.err")"
 '
 
+# refused NAME MESSAGE: the run NAME stopped before any test, exit 1,
+# its last line on stderr MESSAGE (a glob).
+refused()
+{
+	local err
+	mapfile -t err < "$T/$1.err"
+	[[ $(<"$T/$1.rc") == 1 && ! -s $T/$1.out ]] || fail "$1: exit $(<"$T/$1.rc"): $(<"$T/$1.out")"
+	# shellcheck disable=SC2053 # a glob on purpose
+	[[ ${err[-1]:-} == $2 ]] || fail "$1: stderr ends [${err[-1]:-}], not [$2]"
+}
+
+step "the runner refuses to run without tests.list, a scratch directory, or a guest-seconds file it can read" '
+	new_tree "$T/refusals"
+	scenario passes "step one true"
+	rm "$tree/tests/bin/tests.list"
+	run no-list
+	refused no-list "run.sh: no $tree/tests/bin/tests.list (run make check)"
+	: > "$tree/tests/bin/tests.list"
+	run no-tmp TMPDIR="$T/nowhere"
+	refused no-tmp "mktemp: failed to create directory via template *$T/nowhere/fds-run.XXXXXX*: No such file or directory"
+	printf "%s\n" "passes 1.0" "test x" > "$T/early"
+	run early FDS_SHARD=1/2 FDS_GUEST_SECONDS="$T/early"
+	refused early "run.sh: $T/early: passes comes before the header line \"test LABEL...\""
+	printf "%s\n" "# a comment" "" "test x y" "passes 1.0 2" > "$T/whole-seconds"
+	run whole-seconds FDS_SHARD=1/2 FDS_GUEST_SECONDS="$T/whole-seconds"
+	refused whole-seconds "run.sh: $T/whole-seconds: passes: not N.N seconds: 2"
+'
+
+# FDS_SHARD=K/N plans by tests/data/guest-seconds' figures (here a
+# scratch one): a test with no column of this kernel weighs its mean over
+# the columns, one with no figure at all 1 s. p1, 1.6 s on average, alone
+# outweighs q and r together on one shard.
+step "FDS_SHARD plans by each test's mean guest-seconds, 1 s for a test with none" '
+	new_tree "$T/plan"
+	for t in p1 q r; do
+		scenario "$t" "step one true"
+	done
+	printf "%s\n" "test x y" "p1.sh 1.0 2.2" > "$T/plan.seconds"
+	for k in 1 2; do
+		run "plan$k" FDS_SHARD=$k/2 FDS_LABEL= FDS_GUEST_SECONDS="$T/plan.seconds" &
+	done
+	wait
+	expect_run plan1 0 "1 passed, 0 failed, 0 skipped"
+	grep -qx "ok 1 p1" "$T/plan1.out" || fail "shard 1: $(<"$T/plan1.out")"
+	expect_run plan2 0 "2 passed, 0 failed, 0 skipped"
+	grep -qx "ok 2 r" "$T/plan2.out" || fail "shard 2: $(<"$T/plan2.out")"
+'
+
+# The kernel's runner prefixes each line of a test's output with "# ";
+# an empty line, its blank stripped (as a console or a log may), is "#".
+# fake_runner DIR: DIR, a kselftest tree whose made-up run_kselftest.sh
+# prints one test's output, with an empty line in both forms.
+fake_runner()
+{
+	mkdir -p "$1/fds_example"
+	echo timeout=45 > "$1/fds_example/settings"
+	echo fds_example:blank > "$1/kselftest-list.txt"
+	cat > "$1/run_kselftest.sh" <<- 'EOF'
+	#!/bin/sh
+	printf '%s\n' 'TAP version 13' 1..1 '# selftests: fds_example: blank' '# KTAP version 1' \
+		'# 1..2' '# ok 1 one' '#' '# ' '# ok 2 two' 'ok 1 selftests: fds_example: blank'
+	EOF
+	chmod +x "$1/run_kselftest.sh"
+}
+
+step "the runner's bare comment lines, with or without their blank, are a test's empty lines" '
+	new_tree "$T/fake-tree"
+	fake_runner "$T/fake"
+	run fake FDS_KSELFTEST="$T/fake" blank
+	expect_run fake 0 "2 passed, 0 failed, 0 skipped"
+	sed -E "s/^  # blank: .*/  # blank: N.Ns/" "$T/fake.res/ktap" > "$T/out"
+	expect_out "KTAP version 1" "1..1" "  KTAP version 1" "  1..2" "  ok 1 one" "  " "  " "  ok 2 two" \
+		"  # blank: N.Ns" "ok 1 blank"
+'
+
 step "a guest leaves the kernel-independent tests out, and says which; an architecture's first keeps them" '
 	new_tree "$T/ki"
 	scenario independent "step alone true" "# a made-up scenario" \
@@ -172,8 +264,77 @@ step "a guest leaves the kernel-independent tests out, and says which; an archit
 	grep -qx "  ok 1 any kernel" "$T/native.out" || fail "native: no kernel-independent step"
 '
 
-# ktap_check DIR: the checker on a copy of the passing run's results whose
-# KTAP went through EDIT (a sed script); its output in DIR.check.
+# A whole native run (no pattern, no FDS_RESULTS) also checks the host's
+# kernel-matrix rows against docs/kernel-matrix.md (MATRIX_UPDATE=1 writes
+# them there) and the KTAP with the kernel's parser: a scratch tree with
+# matrix.py, ktap_check.py, data/kernels, a docs/ of its own and the
+# download cache (the parser), and a scenario that records a row, alpha,
+# with the value ROW_VALUE (default yes).
+# whole NAME [VAR=VALUE...] [PATTERN]: as run, but with no FDS_RESULTS:
+# the results in the tree's build/results.
+whole()
+{
+	local name=$1 rc=0 vars=()
+	shift
+	while [[ ${1:-} == *=* ]]; do
+		vars+=("$1")
+		shift
+	done
+	env -u CI -u FDS_IN_VM -u FDS_ARCH_ONCE -u FDS_MATRIX_OUT -u FDS_FAIL_FAST -u TEST_TIMEOUT \
+		-u VALGRIND -u FDS_RESULTS -u MATRIX_UPDATE -u MATRIX_DOC "${vars[@]}" bash "$tree/tests/run.sh" "$@" \
+		> "$T/$name.out" 2> "$T/$name.err" || rc=$?
+	echo "$rc" > "$T/$name.rc"
+}
+
+# expect_lines NAME LINE...: the run NAME printed each of these lines.
+expect_lines()
+{
+	local line
+	for line in "${@:2}"; do
+		grep -qxF -- "$line" "$T/$1.out" || fail "$1: no line [$line] in: $(<"$T/$1.out")"
+	done
+}
+
+step "a whole native run checks the matrix rows and the KTAP, and counts each that fails; MATRIX_UPDATE=1 writes the rows" --host-only --needs KUNIT '
+	new_tree "$T/whole"
+	mkdir -p "$tree/scripts" "$tree/data" "$tree/docs"
+	cp scripts/matrix.py scripts/ktap_check.py "$tree/scripts/"
+	cp data/kernels "$tree/data/"
+	ln -s "$TOP/.cache" "$tree/.cache"
+	scenario rec "step one '"'"'matrix_record alpha \"\${ROW_VALUE:-yes}\"'"'"'"
+	read -r series < /proc/sys/kernel/osrelease
+	series=${series%%-*} series=${series%.*}
+	doc=docs/kernel-matrix.md ktap="ktap: KTAP v1, read by the kernel parser as 1 passed, 0 failed, 0 skipped, as counted"
+	whole update MATRIX_UPDATE=1
+	expect_run update 0 "1 passed, 0 failed, 0 skipped"
+	expect_lines update "matrix: wrote $doc" "$ktap" \
+		"matrix: row alpha has no explanation under \"## Rows\" in $doc; write one"
+	grep -qxF "$(printf "| \`alpha\` | %-*s |" $((${#series} + 5)) yes)" "$tree/$doc" ||
+		fail "no row alpha: $(<"$tree/$doc")"
+	[[ $(<"$tree/build/results/host/matrix.tsv") == "alpha	yes" ]] || fail "matrix.tsv: $(<"$tree/build/results/host/matrix.tsv")"
+	whole same
+	expect_run same 0 "1 passed, 0 failed, 0 skipped"
+	expect_lines same "matrix: as committed in $doc" "$ktap"
+	whole changed ROW_VALUE=no
+	expect_run changed 1 "1 passed, 1 failed, 0 skipped"
+	expect_lines changed "matrix: FAIL: row alpha, kernel host: observed no, committed yes" \
+		"matrix: 1 difference(s) from $doc; if intended: make matrix-update" \
+		"ktap: KTAP v1, read by the kernel parser as 1 passed, 0 failed, 0 skipped, as counted"
+	scenario hashed "step \"a # b\" true"
+	whole hashed
+	expect_run hashed 1 "2 passed, 1 failed, 0 skipped"
+	expect_lines hashed "matrix: as committed in $doc" \
+		"ktap: $tree/build/results/host/ktap: line 5: the name '"'"'a # b'"'"' has a '"'"'#'"'"' or an unknown directive"
+	whole picked rec
+	expect_run picked 0 "1 passed, 0 failed, 0 skipped"
+	! grep -q "^matrix: \|^ktap: " "$T/picked.out" || fail "a run of some tests checked: $(<"$T/picked.out")"
+	[[ $(<"$tree/build/results/partial/counts") == "1 0 0" ]] || fail "no results in build/results/partial"
+'
+
+# ktap_check DIR EDIT [COUNTS]: the checker on a copy of the passing run's
+# results whose KTAP went through EDIT (a sed script), and whose counts are
+# COUNTS if given; its output in DIR.check, its exit status in DIR.rc and
+# its own.
 ktap_check()
 {
 	local dir=$T/$1 rc=0
@@ -182,7 +343,19 @@ ktap_check()
 	sed -e "$2" "$T/passes.res/ktap" > "$dir/ktap"
 	[[ -z ${3:-} ]] || echo "$3" > "$dir/counts"
 	KTAP_PARSE_SECONDS=3 "$TOP/scripts/ktap_check.py" "$dir" > "$dir.check" 2>&1 || rc=$?
+	echo "$rc" > "$dir.rc"
 	return "$rc"
+}
+
+# expect_check DIR RC LINE...: the checker's run on DIR exited RC and
+# printed exactly LINE...
+expect_check()
+{
+	local rc
+	rc=$(<"$T/$1.rc")
+	((rc == $2)) || fail "$1: the checker exited $rc, expected $2: $(<"$T/$1.check")"
+	cp "$T/$1.check" "$T/out"
+	expect_out "${@:3}"
 }
 
 step "the checker passes the runner's KTAP, read by the kernel's parser" --host-only --needs KUNIT '
@@ -192,11 +365,34 @@ step "the checker passes the runner's KTAP, read by the kernel's parser" --host-
 
 # Each rule, broken once in a copy of the passing run's KTAP.
 step "the checker fails a plan moved after the results, and the kernel parser is stopped" --host-only --needs KUNIT '
-	! ktap_check plan-late "/^  1\.\.2$/d; /^  ok 2 two$/a\  1..2"
-	grep -q "the plan is not right after the version line" "$T/plan-late.check" ||
-		fail "$(<"$T/plan-late.check")"
-	grep -qE "kernel parser (needed more than|did not finish in)" "$T/plan-late.check" ||
-		fail "$(<"$T/plan-late.check")"
+	ktap_check plan-late "/^  1\.\.2$/d; /^  ok 2 two$/a\  1..2" || true
+	expect_check plan-late 1 "ktap: $T/plan-late/ktap: line 4: a result before the plan" \
+		"ktap: $T/plan-late/ktap: line 6: the plan is not right after the version line" \
+		"ktap: $T/plan-late/ktap: the kernel parser did not finish in 3 s"
+'
+
+# The parser, which loops on that KTAP (it grows by some MB a second, and
+# is stopped by the time limit above), runs under an address-space limit:
+# seen in /proc while it loops, then stopped.
+step "the kernel parser runs in at most 1 GiB of address space" --host-only --needs KUNIT '
+	mkdir -p "$T/limits"
+	cp "$T/plan-late/ktap" "$T/plan-late/counts" "$T/limits/"
+	KTAP_PARSE_SECONDS=60 "$TOP/scripts/ktap_check.py" "$T/limits" > "$T/limits.check" 2>&1 &
+	pid=$!
+	when_finished "kill $pid 2> /dev/null || true"
+	soft=unlimited
+	for ((i = 0; i < 200; i++)); do
+		[[ -r /proc/$pid/limits ]] || break
+		while read -r a b c s h _; do
+			[[ "$a $b $c" == "Max address space" ]] && soft=$s hard=$h
+		done < "/proc/$pid/limits"
+		[[ $soft == unlimited ]] || break
+		sleep 0.05
+	done
+	kill "$pid" 2> /dev/null || true
+	wait "$pid" || true
+	[[ $soft == unlimited ]] && fail "no address-space limit seen: $(cat "$T/limits.check")"
+	[[ "$soft $hard" == "1073741824 1073741824" ]] || fail "limits $soft $hard"
 '
 
 step "the checker fails nesting by four spaces" --host-only --needs KUNIT '
@@ -217,8 +413,56 @@ step "the checker fails a TIMEOUT that is ok, and counts that differ from the ru
 	! ktap_check ok-timeout "s/^ok 1 passes$/ok 1 passes # TIMEOUT 1s/"
 	grep -q "a TIMEOUT result is \"ok\"" "$T/ok-timeout.check" ||
 		fail "$(<"$T/ok-timeout.check")"
-	! ktap_check miscounted "" "3 0 0"
-	grep -q "the kernel parser counts 2 passed, 0 failed, 0 skipped; the runner 3, 0, 0" \
-		"$T/miscounted.check" || fail "$(<"$T/miscounted.check")"
+	ktap_check miscounted "" "3 0 0" || true
+	expect_check miscounted 1 \
+		"ktap: $T/miscounted/ktap: the kernel parser counts 2 passed, 0 failed, 0 skipped; the runner 3, 0, 0"
+'
+
+step "the checker fails results numbered out of order, as the kernel parser does" --host-only --needs KUNIT '
+	ktap_check misnumbered "s/^  ok 2 two$/  ok 3 two/" || true
+	expect_check misnumbered 1 "ktap: $T/misnumbered/ktap: line 6: numbered 3, expected 2" \
+		"ktap: $T/misnumbered/ktap: the kernel parser found 1 error(s) (run: kunit.py parse $T/misnumbered/ktap)"
+'
+
+step "the checker's usage: RESULTS_DIR, and KUNIT_DIR where the kernel parser is" --host-only --needs KUNIT '
+	for args in "" "a b c"; do
+		rc=0
+		# shellcheck disable=SC2086 # no argument, or three
+		"$TOP/scripts/ktap_check.py" $args > "$T/out" 2> "$T/err" || rc=$?
+		((rc == 1)) || fail "[$args]: exit $rc"
+		expect_out
+		mapfile -t err < "$T/err"
+		[[ ${err[*]} == "usage: ktap_check.py RESULTS_DIR [KUNIT_DIR]" ]] || fail "[$args]: ${err[*]}"
+	done
+	ktap_check kunit-dir "" || true
+	"$TOP/scripts/ktap_check.py" "$T/kunit-dir" "$TOP/.cache/kunit" > "$T/kunit-dir.check" 2>&1
+	echo 0 > "$T/kunit-dir.rc"
+	expect_check kunit-dir 0 "ktap: KTAP v1, read by the kernel parser as 2 passed, 0 failed, 0 skipped, as counted"
+	mkdir "$T/no-kunit"
+	rc=0
+	"$TOP/scripts/ktap_check.py" "$T/kunit-dir" "$T/no-kunit" > "$T/kunit-dir.check" 2>&1 || rc=$?
+	echo "$rc" > "$T/kunit-dir.rc"
+	expect_check kunit-dir 1 "ktap: $T/kunit-dir/ktap: cannot load the kernel parser from $T/no-kunit: No module named '"'"'kunit_parser'"'"' (scripts/fetch-kselftest.sh .cache fetches it)"
+'
+
+# What run_kselftest.sh printed in two lanes (FDS_LANES=2, as
+# tests/run.sh leaves it), beside the passing run's own KTAP: the lanes
+# are read apart and their totals added up.
+step "the checker adds up the lanes of run_kselftest.sh, and names them when their totals differ from the runner's" --host-only --needs KUNIT '
+	ktap_check lanes "" || true
+	printf "%s\n" "KTAP version 1" "1..1" "ok 1 selftests: fds_example: a" > "$T/lanes/kselftest.ktap"
+	printf "%s\n" "KTAP version 1" "1..1" "not ok 1 selftests: fds_example: b # exit=1" \
+		> "$T/lanes/kselftest.2.ktap"
+	echo "1 1 0" > "$T/lanes/kselftest.counts"
+	rc=0
+	"$TOP/scripts/ktap_check.py" "$T/lanes" > "$T/lanes.check" 2>&1 || rc=$?
+	echo "$rc" > "$T/lanes.rc"
+	expect_check lanes 0 "ktap: KTAP v1, read by the kernel parser as 2 passed, 0 failed, 0 skipped, as counted" \
+		"ktap: run_kselftest.sh'"'"'s output in 2 lanes, read by the kernel parser as 1 passed, 1 failed, 0 skipped tests, as the runner judged them"
+	echo "1 0 0" > "$T/lanes/kselftest.counts"
+	rc=0
+	"$TOP/scripts/ktap_check.py" "$T/lanes" > "$T/lanes.check" 2>&1 || rc=$?
+	echo "$rc" > "$T/lanes.rc"
+	expect_check lanes 1 "ktap: $T/lanes: its 2 lanes: the kernel parser counts 1 passed, 1 failed, 0 skipped; the runner 1, 0, 0"
 '
 scenario_end
