@@ -21,6 +21,39 @@ step "setup: make kselftest-install's script lays the tree out" --needs RUNNER '
 	[[ -f $T/ks/kselftest-list.txt ]] || fail "no kselftest-list.txt"
 '
 
+# refused NAME STATUS MESSAGE: the install into $T/NAME, which exited
+# STATUS, stopped at once: exit 1, MESSAGE its only line on stderr, nothing
+# installed.
+refused()
+{
+	[[ $2 == 1 ]] || fail "$1: exit $2"
+	expect_out
+	[[ $(<"$T/err") == "$3" ]] || fail "$1: stderr [$(<"$T/err")], not [$3]"
+	expect_absent "$T/$1" "$T/$1.new"
+}
+
+# expect_absent PATH...: none of them exists.
+expect_absent()
+{
+	local p
+	for p in "$@"; do
+		[[ ! -e $p ]] || fail "$p exists"
+	done
+}
+
+step "the install refuses a cache without the whole kernel runner, and a tree not built" --needs RUNNER '
+	mkdir -p "$T/half/kselftest-runner"
+	cp "$RUNNER/run_kselftest.sh" "$T/half/kselftest-runner/"
+	status=0
+	scripts/kselftest-install.sh "$T/no-runner" "$T/half" > "$T/out" 2> "$T/err" || status=$?
+	refused no-runner "$status" "kselftest-install: no kernel runner in $T/half/kselftest-runner (scripts/fetch-kselftest.sh fetches it)"
+	mkdir -p "$T/unbuilt/scripts"
+	cp scripts/kselftest-install.sh "$T/unbuilt/scripts/"
+	status=0
+	"$T/unbuilt/scripts/kselftest-install.sh" "$T/not-built" "$TOP/.cache" > "$T/out" 2> "$T/err" || status=$?
+	refused not-built "$status" "kselftest-install: nothing built (make test-build)"
+'
+
 # Installed again over the tree, beside what an install stopped short of its
 # end left (INSTALL_PATH.new, here all of it): the result is a fresh
 # install's, and nothing of either is left.
@@ -62,6 +95,29 @@ step "the list names every C test and scenario, but those of the source tree, ea
 		fi
 	done
 	[[ ! -e $T/ks/fds_example/Makefile ]] || fail "the source tree came along"
+'
+
+# What the tests run, as in the tree: the CLI, its test object and man
+# page, the transcript replayer, the example, the runner and lib.sh, the
+# data, the documents, the fuzzer's regression inputs, and the built
+# tests and helpers (without the build's .d and object files).
+step "the collection holds what the tests run, as in the tree; each scenario's entry point is mode 755" --needs RUNNER '
+	col=$T/ks/fds_example
+	for f in fds_example sockex1_kern.o fds_example.8 scripts/transcript.sh examples/lo_watch \
+		tests/lib.sh tests/run.sh; do
+		cmp "$f" "$col/$f"
+	done
+	for d in tests/data docs fuzz/regression; do
+		diff -r "$d" "$col/$d"
+	done
+	# (names only: make rebuilds what is there, also while this runs)
+	diff <(cd tests/bin && find . ! -name "*.d" ! -name "*.t.o" ! -name bpffs_fixture.o | sort) \
+		<(cd "$col/tests/bin" && find . | sort)
+	while read -r t; do
+		t=${t#fds_example:}
+		[[ $t == *.sh ]] || continue
+		[[ $(stat -c %a "$col/$t") == 755 ]] || fail "$t: mode $(stat -c %a "$col/$t")"
+	done < "$T/ks/kselftest-list.txt"
 '
 
 step "settings has the runner a timeout; config names the options the suite needs" --needs RUNNER '

@@ -275,6 +275,7 @@ step "each failing check helper says why" --host-only '
 		"6=stderr does not match /^nope$/" "8=unexpected stderr: x" \
 		"10=/*/fs/m key 1 holds '"'"'42'"'"', expected 43" \
 		"11=exit status 1, expected 0?lookup of 1 in /*/fs/none failed" \
+		"13=the bpffs changed since snapshot b" \
 		"15=map id +([0-9]) still exists" "16=on purpose"; do
 		got=$(failures "${want%%=*}")
 		# shellcheck disable=SC2053 # a glob on purpose; ? the newline

@@ -205,6 +205,14 @@ step "unpack_results: on a port shared with the events, the archive behind the l
 	expect_absent "$T/unpacked/empty-tar" "$T/unpacked/empty-tar.new"
 '
 
+step "unpack_results: on a port shared with the events, no archive fails quietly and leaves nothing" '
+	results_port=ttysclp0 events_port=ttysclp0
+	mkdir -p "$T/unpacked/unshared/old"
+	unpack unshared
+	expect_status 1
+	expect_absent "$T/unpacked/unshared" "$T/unpacked/unshared.new" "$build/unshared.tar"
+'
+
 step "unpack_results: on a port of its own, lines before the archive spoil it" '
 	archive "$T/own.tar" results/exit=0
 	{ printf "results\n"; cat "$T/own.tar"; } > "$build/own.results"
@@ -363,6 +371,30 @@ step "merge_shards: exit only when every shard left one; kernel and missing from
 	expect_file "$results/k4/failures"
 	expect_file "$build/k4.total" 6.7
 	expect_absent "$results/k4/exit" "$build/k4.boot" "$build/k4.ktap-check"
+'
+
+step "merge_shards: a kernel whose guests left nothing: no verdict, no counts, no span" '
+	merge k5
+	expect_file "$build/k5.verdict" "FAIL: shard 1 of 2: no verdict"
+	expect_file "$results/k5/counts" "0 0 0"
+	expect_file "$results/k5/failures"
+	expect_file "$results/k5/cases"
+	expect_file "$results/k5/matrix.tsv"
+	expect_file "$build/k5.total" -
+	expect_absent "$results/k5/exit" "$results/k5/kernel" "$build/k5.boot" "$build/k5.ktap-check"
+'
+
+# The span in seconds to the tenth, cut (not rounded) from microseconds:
+# a microsecond short of 2 s is 1.9, 2 s is 2.0.
+step "merge_shards: the span is cut to the tenth of a second" '
+	shard k6 1 PASS "counts=1 0 0" exit=0 ".span=1000000000 1001000000"
+	shard k6 2 PASS "counts=1 0 0" exit=0 ".span=1000500000 1001999999"
+	merge k6
+	expect_file "$build/k6.total" 1.9
+	shard k7 1 PASS "counts=1 0 0" exit=0 ".span=1000000000 1002000000"
+	shard k7 2 PASS "counts=1 0 0" exit=0 ".span=1000000000 1001000000"
+	merge k7
+	expect_file "$build/k7.total" 2.0
 '
 
 scenario_end
