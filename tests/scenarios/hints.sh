@@ -243,7 +243,7 @@ step "the owner or the group of a pin it cannot use: chmod u+rw, g+rw" --needs s
 	expect_status 0
 	chown 65534 "$FS/own"
 	chmod 0406 "$FS/own"
-	chgrp 65534 "$FS/grp"
+	chown :65534 "$FS/grp"
 	chmod 0640 "$FS/grp"
 	FDS_RUN=(setpriv --reuid=65534 --regid=65534 --clear-groups
 		 --inh-caps=-all "$T/fds_example")
