@@ -343,17 +343,24 @@ expect_status()
 	[[ $status == "$1" ]] || fail "exit status $status, expected $1"
 }
 
-# expect_out LINE...: stdout is exactly these lines; if not, a unified diff
-# from them to stdout (like git's test_cmp).
+# expect_lines_of FILE LABEL LINE...: FILE is exactly these lines; if not,
+# a unified diff from them to FILE, named LABEL (like git's test_cmp).
+expect_lines_of()
+{
+	local file=$1 label=$2 want='' got
+	shift 2
+	(($#)) && printf -v want '%s\n' "$@"
+	slurp got "$file"
+	[[ $got == "$want" ]] && return 0
+	printf '%s' "$want" > "$file.expected"
+	diff -u --label expected --label "$label" "$file.expected" "$file" >&2 || true
+	fail "$label differs from the expected lines (diff above)"
+}
+
+# expect_out LINE...: stdout is exactly these lines.
 expect_out()
 {
-	local want='' got
-	(($#)) && printf -v want '%s\n' "$@"
-	slurp got "$T/out"
-	[[ $got == "$want" ]] && return 0
-	printf '%s' "$want" > "$T/out.expected"
-	diff -u --label expected --label stdout "$T/out.expected" "$T/out" >&2 || true
-	fail "stdout differs from the expected lines (diff above)"
+	expect_lines_of "$T/out" stdout "$@"
 }
 
 # line_count FILE: how many lines FILE has.

@@ -580,17 +580,11 @@ prereq UNPRIVILEGED_BPF_OFF "kernel.unprivileged_bpf_disabled is 0: users withou
 prereq OPTMEM_PER_NETNS "net.core.optmem_max is not per network namespace in this kernel" \
 	'unshare --net test -w /proc/sys/net/core/optmem_max'
 
-# expect_err_lines LINE...: stderr is exactly these lines; if not, a unified
-# diff from them to stderr (as expect_out does for stdout).
+# expect_err_lines LINE...: stderr is exactly these lines (as expect_out
+# for stdout).
 expect_err_lines()
 {
-	local want='' got
-	(($#)) && printf -v want '%s\n' "$@"
-	slurp got "$T/err"
-	[[ $got == "$want" ]] && return 0
-	printf '%s' "$want" > "$T/err.expected"
-	diff -u --label expected --label stderr "$T/err.expected" "$T/err" >&2 || true
-	fail "stderr differs from the expected lines (diff above)"
+	expect_lines_of "$T/err" stderr "$@"
 }
 
 # seen: each line of the run just checked, as "out|err<TAB>STATUS<TAB>LINE"

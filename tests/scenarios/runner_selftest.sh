@@ -45,17 +45,20 @@ make_tree()
 # $T/NAME.out, exit status in $T/NAME.rc, results in $T/NAME.res/ (and
 # not in this run's matrix rows, which $FDS_MATRIX_OUT names). What the
 # outer run was given (make mutate's CI, FDS_FAIL_FAST, TEST_TIMEOUT) is
-# not the scratch runner's.
+# not the scratch runner's, nor its MATRIX_UPDATE or MATRIX_DOC. With
+# RUN_IN_TREE=1 (whole, below) the results go to the tree's build/results.
 run()
 {
-	local name=$1 rc=0 vars=()
+	local name=$1 rc=0 vars=() results=("FDS_RESULTS=$T/$1.res")
+	[[ -n ${RUN_IN_TREE:-} ]] && results=(-u FDS_RESULTS)
 	shift
 	while [[ ${1:-} == *=* ]]; do
 		vars+=("$1")
 		shift
 	done
-	env -u CI -u FDS_IN_VM -u FDS_ARCH_ONCE -u FDS_MATRIX_OUT -u FDS_FAIL_FAST -u TEST_TIMEOUT -u VALGRIND FDS_RESULTS="$T/$name.res" "${vars[@]}" bash "$tree/tests/run.sh" "$@" \
-		> "$T/$name.out" 2> "$T/$name.err" || rc=$?
+	env -u CI -u FDS_IN_VM -u FDS_ARCH_ONCE -u FDS_MATRIX_OUT -u FDS_FAIL_FAST -u TEST_TIMEOUT \
+		-u VALGRIND -u MATRIX_UPDATE -u MATRIX_DOC "${results[@]}" "${vars[@]}" \
+		bash "$tree/tests/run.sh" "$@" > "$T/$name.out" 2> "$T/$name.err" || rc=$?
 	echo "$rc" > "$T/$name.rc"
 }
 
@@ -274,16 +277,7 @@ step "a guest leaves the kernel-independent tests out, and says which; an archit
 # the results in the tree's build/results.
 whole()
 {
-	local name=$1 rc=0 vars=()
-	shift
-	while [[ ${1:-} == *=* ]]; do
-		vars+=("$1")
-		shift
-	done
-	env -u CI -u FDS_IN_VM -u FDS_ARCH_ONCE -u FDS_MATRIX_OUT -u FDS_FAIL_FAST -u TEST_TIMEOUT \
-		-u VALGRIND -u FDS_RESULTS -u MATRIX_UPDATE -u MATRIX_DOC "${vars[@]}" bash "$tree/tests/run.sh" "$@" \
-		> "$T/$name.out" 2> "$T/$name.err" || rc=$?
-	echo "$rc" > "$T/$name.rc"
+	RUN_IN_TREE=1 run "$@"
 }
 
 # expect_lines NAME LINE...: the run NAME printed each of these lines.
