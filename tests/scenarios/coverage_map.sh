@@ -13,7 +13,7 @@
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
-prereq COVERAGE_PY "python3-coverage (make deps DEPS=coverage)" \
+prereq COVERAGE_PY "python3-coverage (make deps)" \
 	'/usr/bin/python3 -c "import coverage"'
 
 # rec TEST SOURCE LINE FUNCTION COMMAND: one record of TEST's trace, as
