@@ -87,7 +87,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/three_maps_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps walkthrough-tools check lint test-build arch-tree mutate mutate-all coverage check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar check-kselftest check-lava clean help FORCE
+.PHONY: all deps walkthrough-tools tutorial check lint test-build arch-tree mutate mutate-all coverage check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar check-kselftest check-lava clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -233,10 +233,16 @@ tests/bin/long_license_kern.o tests/bin/other-order/long_license_kern.o: tests/o
 # packages they call (bpftool, strace, ip, tc); no kselftest header, no download
 # beyond those packages.
 WALKTHROUGH_TOOLS := fds_example sockex1_kern.o examples/lo_watch \
-		     tests/bin/helpers/pinctl tests/bin/after2015_iter_kern.o \
+		     tests/bin/helpers/pinctl tests/bin/helpers/map_ids \
+		     tests/bin/after2015_iter_kern.o \
 		     tests/bin/tc_count_kern.o tests/bin/tc_diff_max_kern.o
 walkthrough-tools: $(WALKTHROUGH_TOOLS)
 	@scripts/deps.sh docs
+
+# The course's sandbox: a shell in private mount and network namespaces
+# with its own bpffs at $$FS and the tools on PATH (docs/walkthrough.md).
+tutorial: walkthrough-tools
+	@scripts/tutorial.sh
 
 # Everything the suite runs, built, nothing run (make mutate rebuilds with it).
 test-build: all $(TEST_BINS) $(TEST_OBJS) $(OTHER_ORDER_OBJS)
@@ -378,6 +384,7 @@ help:
 	@echo 'make deps         install the Debian packages (root; DEPS="build check vm fuzz bench docs valgrind lava", default: build check)'
 	@echo 'make              build fds_example, sockex1_kern.o and examples/lo_watch'
 	@echo 'make walkthrough-tools  build all that docs/walkthrough.md and docs/after-2015.md run (packages: make deps DEPS=docs)'
+	@echo 'make tutorial     open the course'"'"'s sandbox shell: private namespaces, a bpffs at $$FS, the tools on PATH'
 	@echo 'make docs         redraw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz); commit both'
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'

@@ -69,17 +69,20 @@ in_foreign()
 }
 
 # foreign_tool T: the guest path of program T among the packages: in a
-# bin directory, or under the name the host's T resolves to (awk is an
-# alternative, set up by no package: mawk).
+# bin directory, or under the name the host's T resolves to. awk is an
+# alternative that no package sets up, and the host's may be gawk (which
+# lava-dispatcher pulls in) where data/arch-packages names mawk: for awk
+# every implementation is tried.
 foreign_tool()
 {
-	local d name
+	local d name names
 	name=$(basename "$(readlink -f "$(type -P "$1" || echo "$1")")")
-	for d in /usr/bin /bin /usr/sbin /sbin; do
-		in_foreign "$d/$1" && return 0
-	done
-	for d in /usr/bin /bin /usr/sbin /sbin; do
-		in_foreign "$d/$name" && return 0
+	names=("$1" "$name")
+	[[ $1 == awk ]] && names+=(mawk gawk original-awk busybox)
+	for name in "${names[@]}"; do
+		for d in /usr/bin /bin /usr/sbin /sbin; do
+			in_foreign "$d/$name" && return 0
+		done
 	done
 	return 1
 }
@@ -144,7 +147,7 @@ copy_libs()
 # Each tool where the host (or the foreign packages) has it, then under
 # the usual names, wherever Debian put it: a link in every bin directory
 # that has no such name yet.
-paths=()
+paths=() aliases=()
 for t in "${tools[@]}"; do
 	if [[ -n $foreign ]]; then
 		path=$(foreign_tool "$t") || path=''
@@ -157,8 +160,14 @@ for t in "${tools[@]}"; do
 	fi
 	if [[ -n $foreign ]]; then
 		foreign_file "$path"
+		# Found under another name (awk as mawk): the tool's own
+		# name points at it too.
+		[[ ${path##*/} == "$t" ]] || aliases+=("$t" "$path")
 	fi
 	paths+=("$path")
+done
+for ((i = 0; i < ${#aliases[@]}; i += 2)); do
+	[[ -e $root/usr/bin/${aliases[i]} ]] || ln -s "${aliases[i + 1]}" "$root/usr/bin/${aliases[i]}"
 done
 if [[ -z $foreign ]]; then
 	cp -L --parents "${paths[@]}" "$root/"

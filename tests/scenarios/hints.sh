@@ -262,7 +262,7 @@ step "the owner or the group of a pin it cannot use: chmod u+rw, g+rw" --needs s
 
 # The privilege hint reads the sysctl from /proc, and closes the file
 # again: strace shows the fd the open returned, then its close.
-step "the privilege hint closes the sysctl file it read" --needs setpriv,strace '
+step "the privilege hint closes the sysctl file it read" --needs setpriv,strace,awk '
 	export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 	chmod 0755 "$T" "$FS"
 	install -m 0755 "$FDS_EXAMPLE" "$T/fds_example"
