@@ -357,6 +357,16 @@ expect_lines_of()
 	fail "$label differs from the expected lines (diff above)"
 }
 
+# expect_file FILE LINE...: FILE exists and is exactly these lines (a diff
+# if not, FILE named by its path under $T).
+expect_file()
+{
+	local file=$1
+	shift
+	[[ -f $file ]] || fail "no ${file#"$T"/}"
+	expect_lines_of "$file" "${file#"$T"/}" "$@"
+}
+
 # expect_out LINE...: stdout is exactly these lines.
 expect_out()
 {

@@ -233,6 +233,9 @@ step "a failing command fails the step" 'false; true'
 step "a failing command inside a command substitution fails the step" 'x=$(false; echo after); true'
 step "a failing command in a function fails the step" 'f() { false; true; }; f; true'
 step "a failing condition does not" 'if false; then true; fi; ! false'
+step "expect_file holds" 'printf "a\nb\n" > "$T/f"; expect_file "$T/f" a b'
+step "expect_file differs" 'printf "a\n" > "$T/f"; expect_file "$T/f" a b'
+step "expect_file of no file" 'expect_file "$T/none"'
 scenario_end
 EOF
 
@@ -276,7 +279,8 @@ step "each failing check helper says why" --host-only '
 		"10=/*/fs/m key 1 holds '"'"'42'"'"', expected 43" \
 		"11=exit status 1, expected 0?lookup of 1 in /*/fs/none failed" \
 		"13=the bpffs changed since snapshot b" \
-		"15=map id +([0-9]) still exists" "16=on purpose"; do
+		"15=map id +([0-9]) still exists" "16=on purpose" \
+		"22=f differs from the expected lines (diff above)" "23=no none"; do
 		got=$(failures "${want%%=*}")
 		# shellcheck disable=SC2053 # a glob on purpose; ? the newline
 		[[ $got == ${want#*=} ]] || fail "step ${want%%=*}: [$got], not [${want#*=}]"
@@ -287,8 +291,9 @@ step "a failing command inside a step body fails the step" --host-only '
 	expect_ktap "$T/expect.ktap" 17 "not ok 17 a failing command fails the step" \
 		"not ok 18 a failing command inside a command substitution fails the step" \
 		"not ok 19 a failing command in a function fails the step" \
-		"ok 20 a failing condition does not" &&
-		[[ $(line_count "$T/expect.ktap") == 20 ]]
+		"ok 20 a failing condition does not" "ok 21 expect_file holds" \
+		"not ok 22 expect_file differs" "not ok 23 expect_file of no file" &&
+		[[ $(line_count "$T/expect.ktap") == 23 ]]
 '
 
 step "expect_out shows a unified diff from the expected lines to stdout" --host-only '

@@ -375,19 +375,6 @@ mutate()
 	[[ ! -e ${left[0]} ]] || fail "left behind in TMPDIR: ${left[*]##*/}"
 }
 
-# expect_file FILE LINE...: FILE is exactly these lines (a diff if not).
-expect_file()
-{
-	local file=$1 want='' got
-	shift
-	(($#)) && printf -v want '%s\n' "$@"
-	slurp got "$file"
-	[[ $got == "$want" ]] && return 0
-	printf '%s' "$want" > "$T/want"
-	diff -u --label expected --label "$file" "$T/want" "$file" >&2 || true
-	fail "$file differs from the expected lines (diff above)"
-}
-
 # lines_of LINE...: each LINE on a line of its own; none, nothing.
 lines_of()
 {

@@ -21,21 +21,6 @@ mkdir -p "$build" "$results"
 # shellcheck source=vm/verdict.sh
 . "$TOP/vm/verdict.sh"
 
-# expect_file FILE LINE...: FILE exists and holds exactly these lines; if
-# not, a unified diff from them to FILE.
-expect_file()
-{
-	local file=$1 want='' got
-	shift
-	[[ -f $file ]] || fail "no ${file#"$T"/}"
-	(($#)) && printf -v want '%s\n' "$@"
-	slurp got "$file"
-	[[ $got == "$want" ]] && return 0
-	printf '%s' "$want" > "$T/expected"
-	diff -u --label expected --label "${file#"$T"/}" "$T/expected" "$file" >&2 || true
-	fail "${file#"$T"/} differs from the expected lines (diff above)"
-}
-
 # expect_absent PATH...: none of them exists.
 expect_absent()
 {
