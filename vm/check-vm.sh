@@ -36,6 +36,10 @@
 #                                 FDS_ARCH_ONCE=1 the kernel-independent
 #                                 tests too; FDS_BOOT_ONLY=1 no test)
 #   VM_SELFTEST=0                 skip the broken-guest checks
+#   VM_OFF_GRACE=seconds          how long QEMU may run on after its guest
+#                                 sent its results (default 10): a kernel
+#                                 that cannot power off (no ACPI) halts,
+#                                 and its QEMU is then ended
 #   MATRIX_UPDATE=1               rewrite docs/kernel-matrix.md's columns
 # Streams each guest's console, keeps it in build/vm/, and ends with a
 # summary naming each failing test and step per kernel, and "N passed,
@@ -166,13 +170,16 @@ qemu_cmd()
 # results port, a tar archive in NAME.results; the events port, lines in
 # NAME.events. QEMU's own messages go to NAME.qemu. Leaves the seconds to
 # the suite's start in NAME.boot, and kills the guest HANG_AFTER seconds
-# after the suite started if that is set (the hang self-test).
+# after the suite started if that is set (the hang self-test). A guest
+# still running VM_OFF_GRACE seconds after it said "off" (its results
+# sent) has halted instead of powering off: it is ended, and NAME.halted
+# says so.
 boot()
 {
 	local name=$1 kernel=$2 accel=$3 limit=$4 append=$5 initramfs=${6:-$initrd} vcpus=${7:-1}
 	local log=$build/$name.log qpid rc start=$EPOCHREALTIME line events qemu
 
-	rm -f "$build/$name".{boot,total,killed,results,events,qemu,times}
+	rm -f "$build/$name".{boot,total,killed,halted,results,events,qemu,times}
 	# all exist before tail follows them
 	: > "$log.raw"
 	: > "$log"
@@ -187,6 +194,10 @@ boot()
 	# time then included: 1.1 s from the guest's last line to its end).
 	tail -n +1 -s 0.1 -f --pid="$qpid" "$events" 2>/dev/null |
 	while IFS= read -r line; do
+		if [[ $line == off ]]; then
+			off_wait "$qpid" "$name"
+			continue
+		fi
 		[[ $line == "suite start" ]] || continue
 		secs "$start" > "$build/$name.boot"
 		if [[ -n ${HANG_AFTER:-} ]]; then
@@ -215,6 +226,21 @@ boot()
 	rm -f "$log.raw"
 	return "$rc"
 }
+
+# off_wait QPID NAME: QEMU (QPID) ends within VM_OFF_GRACE seconds of
+# its guest's "off", or it is ended, and NAME.halted holds the grace.
+off_wait()
+{
+	local tenths=$((off_grace * 10)) i
+	for ((i = 0; i < tenths; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	echo "$off_grace" > "$build/$2.halted"
+	kill "$1" 2>/dev/null
+}
+off_grace=${VM_OFF_GRACE:-10}
+[[ $off_grace =~ ^[0-9]+$ ]] || die "VM_OFF_GRACE=$off_grace: not a number of seconds"
 
 # --- accelerator -----------------------------------------------------------
 # /dev/kvm can exist where KVM cannot run a guest (nested KVM here stops
@@ -339,6 +365,8 @@ run_kernel()
 		say "$name: $(<"$build/$name.ktap-check.new")"
 	fi
 	rm -f "$build/$name.ktap-check.new"
+	[[ ! -f $build/$name.halted ]] ||
+		say "$name: the guest halted instead of powering off; QEMU was ended $(<"$build/$name.halted")s after its results"
 	say "$name: $(<"$build/$name.verdict") ($(<"$build/$name.total")s; console log: ${build#"$top"/}/$name.log)"
 	echo "$start ${EPOCHREALTIME/./}" > "$build/$name.span"
 }
@@ -346,7 +374,8 @@ run_kernel()
 # A broken guest must fail clearly and in bounded time.
 selftests=("panic:rdinit=/nonexistent root=/dev/nonexistent:boot never reached the suite (qemu exit 0); console: Kernel panic:"
 	   "hang:FDS_HANG=1:guest hung:3"
-	   "no-bpffs:FDS_HIDE=bpffs:the kernel lacks bpffs:")
+	   "no-bpffs:FDS_HIDE=bpffs:the kernel lacks bpffs:"
+	   "halt:FDS_BOOT_ONLY=1 FDS_HALT=1:halted:")
 run_selftest()
 {
 	local what append want after v name
@@ -356,6 +385,17 @@ run_selftest()
 	v=$?
 	unpack_results "$name" "$build/$name.d"
 	v=$(verdict "$name" "$v" "$selftest_limit" "$build/$name.d")
+	# a guest that halts passes, its QEMU ended after the grace
+	if [[ $want == halted ]]; then
+		if [[ $v == PASS && -f $build/$name.halted ]]; then
+			echo "PASS (reported: PASS; the guest halted, QEMU ended $(<"$build/$name.halted")s after its results)"
+		elif [[ $v == PASS ]]; then
+			echo "FAIL: expected QEMU ended after the grace; it ended by itself"
+		else
+			echo "FAIL: expected a PASS ended after the grace, got: $v"
+		fi > "$build/$name.verdict"
+		return
+	fi
 	if [[ $v == *"$want"* && $v == FAIL* ]]; then
 		echo "PASS (reported: ${v#FAIL: })"
 	else
