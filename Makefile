@@ -87,7 +87,7 @@ TEST_OBJS := tests/bin/two_progs_kern.o tests/bin/three_maps_kern.o \
 	     tests/bin/many_maps_kern.o tests/bin/many_progs_kern.o
 FLAGS_STAMP := .build-flags
 
-.PHONY: all deps walkthrough-tools tutorial check lint test-build arch-tree mutate mutate-all coverage check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar check-kselftest check-lava clean help FORCE
+.PHONY: all deps walkthrough-tools tutorial kernel-mutate check-bisect check lint test-build arch-tree mutate mutate-all coverage check-vm matrix-update demo docs fuzz bench install kselftest-install kselftest-gen_tar check-kselftest check-lava clean help FORCE
 
 all: fds_example sockex1_kern.o examples/lo_watch
 
@@ -336,8 +336,21 @@ demo: all
 	@scripts/demo.sh $(BPFFS)
 
 check-vm: $(if $(ARCH_TREE),arch-tree,all $(TEST_BINS) $(TEST_OBJS) $(OTHER_ORDER_OBJS)) $(KSELFTEST_RUNNER)
-	@scripts/deps.sh check vm $(ARCH)
+	@scripts/deps.sh check vm $(ARCH) $(if $(KERNEL_SRC),kernel)
 	@ARCH=$(ARCH) FDS_TREE=$(ARCH_TREE) vm/check-vm.sh
+
+# Mutants of the kernel's pinning code (scripts/kernel_mutate.py): each
+# applied to a scratch copy of Debian's linux-source-6.12, built
+# incrementally and judged by check-vm.
+kernel-mutate: all $(TEST_BINS) $(TEST_OBJS) $(OTHER_ORDER_OBJS) $(KSELFTEST_RUNNER)
+	@scripts/deps.sh check vm kernel
+	@scripts/kernel_mutate.py $(KERNEL_MUTANTS_ONLY)
+
+# vm/bisect-run.sh under a real git bisect run, on a scratch history of
+# the same source with one mutant committed in it (minutes: opt-in).
+check-bisect: all $(TEST_BINS) $(TEST_OBJS) $(OTHER_ORDER_OBJS) $(KSELFTEST_RUNNER)
+	@scripts/deps.sh check vm kernel
+	@scripts/check-bisect.sh
 
 # A real LAVA job, offline: lava-run boots LAVA_KERNEL (default 6.1) with
 # the project's initramfs on vm/lava's QEMU device and runs the installed
@@ -395,7 +408,12 @@ help:
 	@echo '                  (MUTANTS_SAMPLE=N MUTANTS_SEED=S, MUTANTS_FILES="file...", MUTATE_TARGET=90)'
 	@echo 'make check-vm     run the suite in QEMU on the Debian kernels of data/kernels ($(KERNEL_LABELS)),'
 	@echo '                  compare the kernel matrix (KERNELS=$(firstword $(KERNEL_LABELS)),... for a subset,'
-	@echo '                  KERNEL=bzImage... for your own, MATRIX_UPDATE=1 to rewrite it)'
+	@echo '                  KERNEL=bzImage... for your own, MATRIX_UPDATE=1 to rewrite it,'
+	@echo '                  KERNEL_SRC=DIR or debian: a kernel built from a tree joins; KERNELS=none: alone)'
+	@echo 'make kernel-mutate  mutants of the kernel'"'"'s pinning code (tests/kernel-mutants.txt), each built'
+	@echo '                  from Debian'"'"'s linux-source-6.12 and judged by check-vm (KERNEL_MUTANTS_ONLY=id...)'
+	@echo 'make check-bisect  git bisect run with vm/bisect-run.sh finds a mutant committed in a scratch'
+	@echo '                  history of linux-source-6.12 (BISECT_MUTANT=id, BISECT_TEST=name)'
 	@echo 'make check-lava   a LAVA job (lava-run, offline) on one matrix kernel (LAVA_KERNEL=6.1): the'
 	@echo '                  installed kselftest tree, each case a LAVA test case with check-vm'"'"'s verdict'
 	@echo 'make matrix-update  write the last runs into docs/kernel-matrix.md'

@@ -5,7 +5,7 @@
 # a kernel's suite shared by two of them; no
 # self-tests), and prints one row per kernel: seconds to the suite's start,
 # seconds to the verdict, the verdict; then the whole matrix's wall time.
-# The table in the README ("A faster guest") is one run of this script.
+# The table in docs/guest-speed.md ("QEMU's settings") is one run of this script.
 # Nothing passes or fails here: the numbers go to stdout, the variants'
 # logs to build/bench-guests/.
 #   BENCH_VARIANTS="a b"   the variants by name (default: all below)

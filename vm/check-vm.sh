@@ -14,6 +14,10 @@
 #                                 by vm/fetch-kernels.sh)
 #   KERNEL="a/vmlinuz b/bzImage"  boot these instead; the column is named
 #                                 after the file (or its directory)
+#   KERNEL_SRC=DIR|debian         also a kernel built from the tree DIR
+#                                 (debian: Debian's linux-source-6.12) by
+#                                 vm/kernel-src.sh, column src-VERSION;
+#                                 KERNELS=none boots it alone
 #   ACCEL=kvm|tcg                 accelerator (default: KVM if a probe boot
 #                                 works, else TCG)
 #   VM_SHARDS=N                   guests per kernel under TCG, each running
@@ -94,12 +98,29 @@ if [[ -n ${KERNEL:-} ]]; then
 		esac
 		labels+=("$l")
 	done
-else
+elif [[ ${KERNELS:-} != none ]]; then
 	list=$(ARCH=$kernel_arch "$top/vm/fetch-kernels.sh" "$cache") ||
 		die "fetching the kernels failed (see above); nothing booted"
 	while read -r l k; do
 		labels+=("$name_prefix$l") kernels+=("$k")
 	done <<< "$list"
+fi
+# KERNEL_SRC=DIR (debian: Debian's linux-source-6.12): a kernel built
+# from that tree by vm/kernel-src.sh, in build/kernel, joins the run as
+# src-VERSION.
+if [[ -n ${KERNEL_SRC:-} ]]; then
+	[[ $kernel_arch == amd64 ]] || die "KERNEL_SRC builds x86-64 kernels only, not $arch's"
+	kdir=$top/build/kernel/debian
+	if [[ $KERNEL_SRC != debian ]]; then
+		kdir=$(cd "$KERNEL_SRC" 2> /dev/null && pwd) ||
+			die "KERNEL_SRC=$KERNEL_SRC: no such directory"
+		kdir=$top/build/kernel/$(basename "$kdir")-$(printf '%s' "$kdir" | cksum | cut -d' ' -f1)
+	fi
+	say "building the kernel of KERNEL_SRC=$KERNEL_SRC in ${kdir#"$top"/}"
+	line=$("$top/vm/kernel-src.sh" "$KERNEL_SRC" "$kdir") ||
+		die "KERNEL_SRC=$KERNEL_SRC: no kernel built (see above)"
+	read -r l k <<< "$line"
+	labels+=("$name_prefix$l") kernels+=("$k")
 fi
 ((${#kernels[@]})) || die "no kernel to boot"
 for k in "${kernels[@]}"; do
