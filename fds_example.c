@@ -249,14 +249,14 @@ static int get_object(const char *file, int want_kind)
 	}
 
 	kind = bpf_obj_kind(fd);
-	if (kind == want_kind)
-		return fd;
 	if (kind < 0) {
 		failure("cannot tell what %s holds: %s", file, strerror(errno));
-	} else {
+	} else if (kind != want_kind) {
 		failure("%s holds %s, not %s", file, bpf_obj_kind_name(kind),
 			bpf_obj_kind_name(want_kind));
 		hint_kind(file, kind);
+	} else {
+		return fd;
 	}
 	close(fd);
 	return -1;
