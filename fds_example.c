@@ -249,13 +249,15 @@ static int get_object(const char *file, int want_kind)
 	}
 
 	kind = bpf_obj_kind(fd);
-	if (kind < 0)
+	if (kind < 0) {
 		failure("cannot tell what %s holds: %s", file, strerror(errno));
-	else if (kind != want_kind)
+	} else if (kind != want_kind) {
 		failure("%s holds %s, not %s", file, bpf_obj_kind_name(kind),
 			bpf_obj_kind_name(want_kind));
-	else
+		hint_kind(file, kind);
+	} else {
 		return fd;
+	}
 	close(fd);
 	return -1;
 }
@@ -418,7 +420,10 @@ static int pin_new_prog(const char *file, const char *object)
 		err = errno;
 		failure("cannot load the program%s%s: %s", object ? " from " : "",
 			object ? object : "", why);
-		hint_create(err);
+		if (object)
+			hint_object(err, object);
+		else
+			hint_create(err);
 		return -1;
 	}
 	return pin_object(fd, file, "program") ? -1 : fd;

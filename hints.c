@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One stderr hint line for the common causes of a failed pin, get, map
- * creation or key access. Only what the kernel's errno cannot say: whether
- * the path is on a BPF filesystem, whether its directory exists, a dot in
- * the name, privilege, the map's number of entries; and the command that
- * fixes it.
+ * creation, object file, kind of object or key access. Only what the
+ * kernel's errno cannot say: whether the path is on a BPF filesystem,
+ * whether its directory exists, a dot in the name, privilege, what an
+ * object file is, the map's type and number of entries; and the command
+ * that fixes it.
  */
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -244,16 +247,117 @@ void hint_create(int err)
 		hint_privilege("create maps and programs");
 }
 
-/* A key past an array's last entry: lookup says ENOENT, update E2BIG. */
+/* A map in program mode or a program in map mode: the other mode gets it. */
+void hint_kind(const char *file, int kind)
+{
+	const char *mode;
+
+	if (kind == BPF_OBJ_KIND_MAP)
+		mode = "-m";
+	else if (kind == BPF_OBJ_KIND_PROG)
+		mode = "-p";
+	else
+		return;
+	hint("%s holds %s: use %s for it (fds_example -F %s -G %s)", file,
+	     bpf_obj_kind_name(kind), mode, file, mode);
+}
+
+/*
+ * The e_machine of the ELF header at fd, in the byte order the header says;
+ * -1: no ELF file. EM_BPF if it reads so in either order: an object of
+ * the other byte order, or one whose header lies about it, is BPF still.
+ */
+static int elf_machine(int fd)
+{
+	unsigned char h[EI_NIDENT + 4];
+	struct stat st;
+	int lsb, msb;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    memcmp(h, ELFMAG, SELFMAG))
+		return -1;
+	/* e_type, then e_machine: the same offsets in ELF32 and ELF64 */
+	lsb = h[EI_NIDENT + 2] | h[EI_NIDENT + 3] << 8;
+	msb = h[EI_NIDENT + 2] << 8 | h[EI_NIDENT + 3];
+	if (lsb == EM_BPF || msb == EM_BPF)
+		return EM_BPF;
+	return h[EI_DATA] == ELFDATA2MSB ? msb : lsb;
+}
+
+/* A machine in words, for the machines Debian builds for. */
+static void machine_name(int machine, char *name, size_t len)
+{
+	static const struct {
+		int machine;
+		const char *name;
+	} names[] = {
+		{ EM_386, "32-bit x86" },
+		{ EM_X86_64, "x86-64" },
+		{ EM_ARM, "32-bit Arm" },
+		{ EM_AARCH64, "arm64" },
+		{ EM_S390, "s390x" },
+		{ EM_PPC64, "64-bit PowerPC" },
+		{ EM_RISCV, "RISC-V" },
+		{ EM_MIPS, "MIPS" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (names[i].machine == machine) {
+			snprintf(name, len, "%s", names[i].name);
+			return;
+		}
+	}
+	snprintf(name, len, "machine %d", machine);
+}
+
+/*
+ * -o's object not loaded: a file that cannot be opened (the errno is the
+ * file's, not the kernel's), an ELF file of another machine (a program
+ * rather than a BPF object); else as for any program not created.
+ */
+void hint_object(int err, const char *object)
+{
+	char name[32];
+	int fd, machine;
+
+	fd = open(object, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		hint("the object file %s could not be opened (%s), so the kernel "
+		     "was never asked: check the path given to -o", object,
+		     strerror(errno));
+		return;
+	}
+	machine = err == ENOEXEC ? elf_machine(fd) : -1;
+	close(fd);
+	if (machine < 0 || machine == EM_BPF) {
+		hint_create(err);
+		return;
+	}
+	machine_name(machine, name, sizeof(name));
+	hint("%s is an ELF file for %s, not a BPF object: -o wants one "
+	     "compiled with clang -target bpf, like sockex1_kern.o", object,
+	     name);
+}
+
+/*
+ * A key past an array's last entry: lookup says ENOENT, update E2BIG. A
+ * hash map's lookup says ENOENT for a key never stored.
+ */
 void hint_key(int err, int map_fd, uint32_t key)
 {
 	struct bpf_map_info info;
 
 	if (err != ENOENT && err != E2BIG)
 		return;
-	if (bpf_map_get_info(map_fd, &info) < 0 ||
-	    info.type != BPF_MAP_TYPE_ARRAY || key < info.max_entries)
+	if (bpf_map_get_info(map_fd, &info) < 0)
 		return;
-	hint("the map has %u entries: keys 0..%u exist, %u is past the end",
-	     info.max_entries, info.max_entries - 1, key);
+	if (info.type == BPF_MAP_TYPE_ARRAY && key >= info.max_entries)
+		hint("the map has %u entries: keys 0..%u exist, %u is past the end",
+		     info.max_entries, info.max_entries - 1, key);
+	else if (err == ENOENT && (info.type == BPF_MAP_TYPE_HASH ||
+				   info.type == BPF_MAP_TYPE_LRU_HASH))
+		hint("key %u is not in this hash map, which holds only the keys "
+		     "stored in it: -k %u -v VALUE stores one", key, key);
 }

@@ -228,9 +228,10 @@ done
 
 # A bad object file pins nothing, whatever is wrong with it, and says so in
 # one stderr line naming the object and the reason, with the errno of what
-# failed (ENOEXEC for a file that is no loadable object).
-# object_error [--kernel-independent] NAME ERRNO-TEXT OBJECT REASON (the
-# flag: refused before any syscall)
+# failed (ENOEXEC for a file that is no loadable object); a HINT, if given,
+# is hints.c's line after it.
+# object_error [--kernel-independent] NAME ERRNO-TEXT OBJECT REASON [HINT]
+# (the flag: refused before any syscall)
 object_error()
 {
 	local ki=()
@@ -240,9 +241,11 @@ object_error()
 		expect_status 1
 		expect_out "bpf: prog fd:-1 ($2)"
 		mapfile -t err < "$T/err"
-		((${#err[@]} == 1)) || fail "${#err[@]} lines on stderr"
+		((${#err[@]} == 1 + ($# > 4))) || fail "${#err[@]} lines on stderr"
 		[[ ${err[0]} == "fds_example: cannot load the program from $3: $4" ]] ||
 			fail "stderr: ${err[0]}"
+		(($# == 4)) || [[ ${err[1]} == "fds_example: hint: $5" ]] ||
+			fail "hint: ${err[1]}"
 		same_as base
 	' "$@"
 }
@@ -251,7 +254,8 @@ printf '' > "$T/empty.o"
 printf 'this is not an ELF file, just text long enough\n' > "$T/text.o"
 mkdir "$T/dir.o"
 object_error --kernel-independent "a missing file" "No such file or directory" "$T/missing.o" \
-	"No such file or directory"
+	"No such file or directory" \
+	"the object file $T/missing.o could not be opened (No such file or directory), so the kernel was never asked: check the path given to -o"
 object_error --kernel-independent "an empty file" "Exec format error" "$T/empty.o" "empty file"
 object_error --kernel-independent "a directory" "Is a directory" "$T/dir.o" "not a regular file"
 object_error --kernel-independent "a character device" "Exec format error" /dev/null \

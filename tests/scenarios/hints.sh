@@ -162,6 +162,79 @@ step "a key inside the map gets no hint" '
 	expect_no_err
 '
 
+# Another tool's hash map: a lookup finds only the keys stored in it, and
+# the lookup line's 0 is no value read.
+step "a key never stored in a hash map: store one with -v" --needs bpftool '
+	bpftool map create "$FS/hash" type hash key 4 value 4 entries 4 name hash
+	fds -F "$FS/hash" -G -m -k 3
+	expect_status 1
+	expect_out "bpf: get fd:3 (Success)" "bpf: fd:3 l->(3):0 ret:(-1,No such file or directory)"
+	expect_hint "key 3 is not in this hash map, which holds only the keys stored in it: -k 3 -v VALUE stores one"
+	fds -F "$FS/hash" -G -m -k 3 -v 9
+	expect_status 0
+	fds -F "$FS/hash" -G -m -k 3
+	expect_status 0
+	expect_out "bpf: get fd:3 (Success)" "bpf: fd:3 l->(3):9 ret:(0,Success)"
+	expect_no_err
+'
+
+step "a map got as a program, a program as a map: the other mode" '
+	fds -F "$FS/m" -G -p
+	expect_status 1
+	expect_out "bpf: get fd:3 (Success)"
+	expect_hint "$FS/m holds a map: use -m for it (fds_example -F $FS/m -G -m)"
+	fds -F "$FS/prog" -P -p
+	expect_status 0
+	fds -F "$FS/prog" -G -m -k 1
+	expect_status 1
+	expect_out "bpf: get fd:3 (Success)"
+	expect_hint "$FS/prog holds a program: use -p for it (fds_example -F $FS/prog -G -p)"
+'
+
+# -o of a program of this machine (fds_example itself): the hint names the
+# machine as uname -m does, in words; another machine's number, as a number.
+step "-o of an ELF file for this machine: a BPF object, from clang -target bpf" '
+	case $(uname -m) in
+	x86_64) machine=x86-64 ;;
+	i?86) machine="32-bit x86" ;;
+	aarch64) machine=arm64 ;;
+	arm*) machine="32-bit Arm" ;;
+	s390x) machine=s390x ;;
+	ppc64*) machine="64-bit PowerPC" ;;
+	riscv64) machine=RISC-V ;;
+	*) machine= ;;
+	esac
+	fds -F "$FS/o" -P -p -o "$FDS_EXAMPLE"
+	expect_status 1
+	expect_out "bpf: prog fd:-1 (Exec format error)"
+	if [[ -n $machine ]]; then
+		expect_hint "$FDS_EXAMPLE is an ELF file for $machine, not a BPF object: -o wants one compiled with clang -target bpf, like sockex1_kern.o"
+	else
+		expect_hint "$FDS_EXAMPLE is an ELF file for machine $(sed -n "s/.*machine \([0-9]*\) is not BPF.*/\1/p" "$T/err"), not a BPF object: -o wants one compiled with clang -target bpf, like sockex1_kern.o"
+	fi
+	[[ ! -e $FS/o ]] || fail "$FS/o was pinned"
+'
+
+step "-o of a file that is not there: its path, not the kernel" '
+	fds -F "$FS/o" -P -p -o "$T/nosuch.o"
+	expect_status 1
+	expect_out "bpf: prog fd:-1 (No such file or directory)"
+	expect_hint "the object file $T/nosuch.o could not be opened (No such file or directory), so the kernel was never asked: check the path given to -o"
+	cd "$T"
+	fds -F "$FS/o" -P -p -o nosuch.o
+	expect_status 1
+	expect_hint "the object file nosuch.o could not be opened (No such file or directory), so the kernel was never asked: check the path given to -o"
+'
+
+# A BPF object refused for another reason gets no hint about the file.
+step "-o of a BPF object the loader refuses: no hint" '
+	head -c 100 "$SOCKEX1" > "$T/cut.o"
+	fds -F "$FS/o" -P -p -o "$T/cut.o"
+	expect_status 1
+	expect_out "bpf: prog fd:-1 (Exec format error)"
+	! grep -q ": hint: " "$T/err" || fail "stderr: $(<"$T/err")"
+'
+
 step "-G on a directory: name a pin inside it" '
 	fds -F "$FS" -G -m
 	expect_status 1

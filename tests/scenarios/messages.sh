@@ -796,9 +796,11 @@ step "failure: get maps.debug, a file of the kernel" --needs BPF_PRELOAD '
 
 step "failure: a map got as a program, a program as a map" '
 	fds -F "$FS/m" -G -p
-	expect 1 "bpf: get fd:3 (Success)" -- "fds_example: $FS/m holds a map, not a program"
+	expect 1 "bpf: get fd:3 (Success)" -- "fds_example: $FS/m holds a map, not a program" \
+		"fds_example: hint: $FS/m holds a map: use -m for it (fds_example -F $FS/m -G -m)"
 	fds -F "$FS/p" -G -m -k 1
-	expect 1 "bpf: get fd:3 (Success)" -- "fds_example: $FS/p holds a program, not a map"
+	expect 1 "bpf: get fd:3 (Success)" -- "fds_example: $FS/p holds a program, not a map" \
+		"fds_example: hint: $FS/p holds a program: use -p for it (fds_example -F $FS/p -G -p)"
 '
 
 # A link (pinctl xdp pins one, in a network namespace that goes when it
@@ -861,6 +863,17 @@ step "failure: a key past the end, looked up and updated" '
 		"bpf: fd:3 u->(4000000000:5) ret:(-1,Argument list too long)" -- \
 		"fds_example: cannot update key 4000000000 in $FS/m: Argument list too long" \
 		"fds_example: hint: the map has 1024 entries: keys 0..1023 exist, 4000000000 is past the end"
+'
+
+# A hash map (bpftool makes one) holds only the keys stored in it.
+step "failure: a key never stored in a hash map, looked up" --needs bpftool '
+	when_finished rm -f "$FS/hash"
+	bpftool map create "$FS/hash" type hash key 4 value 4 entries 4 name hash
+	fds -F "$FS/hash" -G -m -k 7
+	expect 1 "bpf: get fd:3 (Success)" \
+		"bpf: fd:3 l->(7):0 ret:(-1,No such file or directory)" -- \
+		"fds_example: cannot look up key 7 in $FS/hash: No such file or directory" \
+		"fds_example: hint: key 7 is not in this hash map, which holds only the keys stored in it: -k 7 -v VALUE stores one"
 '
 
 step "failure: -P, then an update fails: the new pin is removed" '
@@ -1002,7 +1015,8 @@ step "hint: root without capabilities creates a map" --needs setpriv,UNPRIVILEGE
 
 # Why a program did not load: the file...
 step "reason: no such object file" '
-	refused "$T/missing.o" "No such file or directory" "No such file or directory"
+	refused "$T/missing.o" "No such file or directory" "No such file or directory" \
+		"fds_example: hint: the object file $T/missing.o could not be opened (No such file or directory), so the kernel was never asked: check the path given to -o"
 '
 
 step "reason: an empty file" '
@@ -1087,7 +1101,11 @@ step "mkcorrupt writes its damaged objects" '
 
 mk_refused sockex1 bad-magic "not an ELF file"
 mk_refused sockex1 class-32 "ELF class 1, BPF objects are 64-bit"
-mk_refused sockex1 machine-x86-64 "machine 62 is not BPF (247)"
+step "reason: sockex1/machine-x86-64 (mkcorrupt), with its hint" '
+	refused "$T/bad/sockex1/machine-x86-64" "Exec format error" \
+		"machine 62 is not BPF (247)" \
+		"fds_example: hint: $T/bad/sockex1/machine-x86-64 is an ELF file for x86-64, not a BPF object: -o wants one compiled with clang -target bpf, like sockex1_kern.o"
+'
 mk_refused sockex1 shentsize-small "section header entry size 32, expected 64"
 mk_refused sockex1 type-exec "ELF type 2 is not a relocatable object"
 mk_refused sockex1 shoff-past-end "no section headers"
