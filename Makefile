@@ -368,11 +368,18 @@ matrix-update:
 
 # The lifetimes picture of docs/walkthrough.md, from its Graphviz source;
 # both are committed (the walkthrough test checks that they agree).
-docs: docs/lifetimes.svg
+# The lifetimes pictures of the documents, from their Graphviz sources; the
+# .dot, .svg and .png are all committed (the walkthrough test checks they agree).
+LIFETIMES = $(basename $(wildcard docs/lifetimes*.dot))
+docs: $(LIFETIMES:=.svg) $(LIFETIMES:=.png)
 
-docs/lifetimes.svg: docs/lifetimes.dot
+$(LIFETIMES:=.svg): %.svg: %.dot
 	@scripts/deps.sh docs
 	dot -Tsvg -o $@ $<
+
+$(LIFETIMES:=.png): %.png: %.dot
+	@scripts/deps.sh docs
+	dot -Tpng -o $@ $<
 
 fuzz:
 	@$(MAKE) -C fuzz run
@@ -398,7 +405,7 @@ help:
 	@echo 'make              build fds_example, sockex1_kern.o and examples/lo_watch'
 	@echo 'make walkthrough-tools  build all that docs/walkthrough.md and docs/after-2015.md run (packages: make deps DEPS=docs)'
 	@echo 'make tutorial     open the course'"'"'s sandbox shell: private namespaces, a bpffs at $$FS, the tools on PATH'
-	@echo 'make docs         redraw docs/lifetimes.svg from docs/lifetimes.dot (Graphviz); commit both'
+	@echo 'make docs         redraw docs/lifetimes*.svg and .png from docs/lifetimes*.dot (Graphviz); commit all'
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'
 	@echo 'make check        run the test suite natively (as root); SANITIZE=1 or VALGRIND=1 for checked runs'
 	@echo 'make lint         shellcheck, checkpatch.pl and function length (make check runs it first)'
