@@ -240,7 +240,8 @@ if [[ ${1:-} == --inner ]]; then
 	if [[ $TOP == /tmp/* ]]; then
 		# The tree was under the /tmp just covered: shown again at its
 		# path (the working directory still reaches it).
-		mkdir -p "$TOP" && mount --bind . "$TOP" && cd "$TOP" || exit 1
+		mkdir -p "$TOP" && mount --no-canonicalize --bind /proc/self/cwd "$TOP" &&
+			cd "$TOP" || exit 1
 		export FDS_TUTORIAL_TOP=$TOP
 	fi
 	mkdir /tmp/bpffs && mount -t bpf bpf /tmp/bpffs || exit 1

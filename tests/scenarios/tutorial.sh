@@ -10,6 +10,7 @@
 # walkthrough-tools builds from a clean tree. (walkthrough.sh and
 # walkthrough_beyond.sh replay them inside.) Every step needs the source
 # tree, and none the kernel of a guest: host only.
+# kselftest: source tree only
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
@@ -308,5 +309,10 @@ step "make walkthrough-tools, in a clean copy of the tree, builds every program 
 		[[ -e $T/tree/$tool ]] || echo "not built: $tool"
 	done < "$T/tools" > "$T/missing"
 	[[ ! -s $T/missing ]] || fail "$(<"$T/missing")"
+	# A tree under /tmp, which the sandbox covers with its own: shown again.
+	"$T/tree/scripts/tutorial.sh" -c "check start && pwd && fds_example -F \$FS/m -P -m -k 1 -v 24 && check answers" \
+		> "$T/out" 2>&1 || fail "$(<"$T/out")"
+	expect_out "check start: as expected" "$T/tree" "bpf: map fd:3 (Success)" "bpf: pin ret:(0,Success)" \
+		"bpf: fd:3 u->(1:24) ret:(0,Success)" "check answers: as expected"
 '
 scenario_end

@@ -30,6 +30,10 @@ fi
 # The sandbox, as scripts/tutorial.sh makes it, in the test's own
 # namespaces and directories: the documents' /tmp/bpffs is $T/bpffs, their
 # /tmp/second $T/second (where reset looks for mounts to undo).
+if [[ ! -f $TOP/scripts/tutorial.sh || ! -x $TOP/scripts/sandbox ]]; then
+	ktap_line "Bail out! no scripts/tutorial.sh and scripts/sandbox here: the chapters run them"
+	exit 1
+fi
 mkdir -p "$T/bpffs"
 mount -t bpf bpf "$T/bpffs" || exit 1
 ip link set dev lo up || exit 1
