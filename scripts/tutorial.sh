@@ -80,7 +80,7 @@ lo_has_xdp()
 # mounted under /tmp unmounted, lo without qdisc or XDP program and up.
 reset()
 {
-	local mnt i
+	local mnt i path
 	tutorial_inside reset || return 1
 	while read -r mnt; do
 		umount -l "$mnt"
@@ -88,7 +88,9 @@ reset()
 	if [[ $(stat -f -c %T "$FS") != bpf_fs ]]; then
 		mount -t bpf bpf "$FS" || return 1
 	fi
-	find "$FS" -mindepth 1 -maxdepth 1 ! -name '*.*' -exec rm -rf -- {} +
+	for path in "$FS"/*; do
+		[[ ${path##*/} == *.* ]] || rm -rf -- "$path"
+	done
 	tc qdisc del dev lo clsact 2> /dev/null
 	ip link set dev lo xdp off 2> /dev/null
 	# A link-attached XDP program goes with the link's last pin, from a
@@ -106,12 +108,12 @@ reset()
 }
 
 # u32_of BYTE...: the bytes bpftool prints, hex, as one unsigned number in
-# this machine's order.
+# this machine's order (byte 5 of the shell's ELF header: 2 for big-endian).
 u32_of()
 {
-	local b n=0 big
-	big=$(printf '\1\0' | od -An -tu2 | tr -d ' ')
-	if [[ $big == 256 ]]; then
+	local b n=0 ident=''
+	LC_ALL=C read -r -N 6 ident < /proc/self/exe 2> /dev/null
+	if [[ ${ident:5:1} == $'\x02' ]]; then
 		for b in "$@"; do n=$((n * 256 + 16#$b)); done
 	else
 		for ((b = $#; b >= 1; b--)); do n=$((n * 256 + 16#${!b})); done
@@ -148,10 +150,13 @@ pin_line()
 # XDP program.
 state()
 {
-	local path name
+	local path name paths
 	tutorial_inside state || return 1
-	while IFS= read -r -d '' path; do
+	# (builtins: every name under $FS, in C order, the dotted ones too)
+	paths=$(shopt -s globstar dotglob nullglob; LC_ALL=C; printf '%s\n' "$FS"/**)
+	while IFS= read -r path; do
 		name=${path#"$FS"/}
+		[[ -z $name || $name == "$path" ]] && continue
 		[[ $name == *.* && $name != */* ]] && continue
 		if [[ -L $path ]]; then
 			echo "$name -> $(readlink "$path")"
@@ -160,7 +165,7 @@ state()
 		else
 			pin_line "$path" "$name"
 		fi
-	done < <(find "$FS" -mindepth 1 -print0 | LC_ALL=C sort -z)
+	done <<< "$paths"
 	tutorial_mounts | sed 's/^/mount: /'
 	[[ $(tc qdisc show dev lo) == *clsact* ]] && echo "lo: qdisc clsact"
 	lo_has_xdp && echo "lo: XDP program"
