@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# docs/walkthrough.md and its chapters docs/after-2015.md and
-# docs/beyond-one-shell.md cannot drift from
-# the program: every "# command" line of their console blocks is run, in
-# order, in one shell with its own mount and network namespaces, and what it
+# The course's chapters, docs/walkthrough.md, docs/beyond-one-shell.md and
+# docs/after-2015.md, cannot drift from the program: every "# command" line
+# of their console blocks is run, in order, in a shell with its own mount
+# and network namespaces set up as make tutorial's sandbox
+# (scripts/tutorial.sh: its functions, $FS, $FDS_TUTORIAL), and what it
 # prints must match the lines shown under it
-# ({N} stands for a number, {...} for anything). Also: the man page lints
+# ({N} stands for a number, {...} for anything). Each chapter starts from a
+# fresh sandbox: the replay runs reset first. Also: the man page lints
 # clean and make install puts the three files where they belong.
 # Each command is one step; WALKTHROUGH_PRINT=1 also prints what each
 # command really printed, for authors.
@@ -16,21 +18,31 @@ fi
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
-# The chapter after the walkthrough goes on in the same shell, and so does
-# docs/beyond-one-shell.md, which tests/scenarios/walkthrough_beyond.sh
-# replays (REPLAY_PART=beyond; it sources this file): a test of its own,
-# which make check-vm's guests can run beside this one. It starts as the
-# reader's shell would be when it begins: the walkthrough's commands up to
-# the mount of its bpffs on $FS (lo up, $FS) run first; it uses nothing
-# else the chapters before it left.
+# docs/beyond-one-shell.md is replayed by tests/scenarios/walkthrough_beyond.sh
+# (REPLAY_PART=beyond; it sources this file): a test of its own, which make
+# check-vm's guests can run beside this one.
 part=${REPLAY_PART:-walkthrough}
 if [[ $part == beyond ]]; then
 	docs=("$TOP/docs/beyond-one-shell.md")
 else
 	docs=("$TOP/docs/walkthrough.md" "$TOP/docs/after-2015.md")
 fi
-# The document uses /tmp/bpffs; the test keeps to its own directory.
+# The sandbox, as scripts/tutorial.sh makes it, in the test's own
+# namespaces and directories: the documents' /tmp/bpffs is $T/bpffs, their
+# /tmp/second $T/second (where reset looks for mounts to undo).
+if [[ ! -f $TOP/scripts/tutorial.sh || ! -x $TOP/scripts/sandbox ]]; then
+	ktap_line "Bail out! no scripts/tutorial.sh and scripts/sandbox here: the chapters run them"
+	exit 1
+fi
 mkdir -p "$T/bpffs"
+mount -t bpf bpf "$T/bpffs" || exit 1
+ip link set dev lo up || exit 1
+FS=$T/bpffs
+FDS_TUTORIAL_SCRATCH=$T/second
+# shellcheck source=scripts/tutorial.sh
+. "$TOP/scripts/tutorial.sh"
+FDS_TUTORIAL=$(tutorial_ns)
+export FS FDS_TUTORIAL FDS_TUTORIAL_SCRATCH
 # subst TEXT: sets SUBST to TEXT with the document's directories made the
 # test's (no subshell: it runs twice a step).
 subst() { SUBST=${1//\/tmp\/bpffs/$T/bpffs}; SUBST=${SUBST//\/tmp\/second/$T/second}; }
@@ -76,16 +88,13 @@ doc_commands()
 		fi
 	done
 }
-if [[ $part == beyond ]]; then
-	doc_commands < "$TOP/docs/walkthrough.md"
-	for i in "${!cmds[@]}"; do
-		[[ ${cmds[i]} == 'mount -t bpf bpf $FS' ]] || continue
-		cmds=("${cmds[@]:0:i + 1}") outs=("${outs[@]:0:i + 1}")
-		break
-	done
+# Each chapter starts from make tutorial: reset stands for it.
+for doc in "${docs[@]}"; do
+	cmds+=(reset)
+	outs+=("reset: /tmp/bpffs is empty, nothing is attached to lo"$'\n')
 	in_block=0 cur=-1
-fi
-doc_commands < <(cat "${docs[@]}")
+	doc_commands < "$doc"
+done
 
 # The document's shell variables (a command that starts NAME=...) carry from
 # one command's step to the next through $T/doc.vars: doc_load and doc_save
@@ -247,11 +256,11 @@ variant()
 	fi
 	# The reader sleeps a second for the link to go (from a work queue);
 	# the replay waits for lo to lose the program, as long as it takes.
-	if [[ $1 == "rm "*"; sleep 1" ]]; then
+	if [[ $1 == *"rm "*"; sleep 1" ]]; then
 		vcmd="${1%; sleep 1}; until_xdp_gone lo"
 		vnote=" (waited until lo had no XDP program)"
 	fi
-	if ((NO_BTF)) && [[ $1 == "bpftool iter pin "* ]]; then
+	if ((NO_BTF)) && [[ $1 == *"bpftool iter pin "* ]]; then
 		vshown=$'libbpf: failed to find valid kernel BTF\nlibbpf: Error loading vmlinux BTF: {...}\nlibbpf: failed to load object {...}\nError: can\'t load objfile {...}\n'
 		vnote=" (no kernel BTF: refused)"
 	elif ((NO_BTF)) && [[ $2 == "map {N}"$'\n' && $1 == "grep "* ]]; then
@@ -267,8 +276,8 @@ step "the walkthrough has commands to check" '((${#cmds[@]} > 20))'
 # for authors.
 exec 9>&2
 for i in "${!cmds[@]}"; do
-	# The reader enters the namespaces with this; the test is already in them.
-	[[ ${cmds[i]} == "unshare --mount --net bash" || ${cmds[i]} == exit ]] && continue
+	# The reader leaves the sandbox with this; the test stays.
+	[[ ${cmds[i]} == exit ]] && continue
 	variant "${cmds[i]}" "${outs[i]}"
 	step "walkthrough: ${cmds[i]}$vnote" '
 		doc_load
