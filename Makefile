@@ -229,7 +229,8 @@ tests/bin/long_license_kern.o tests/bin/other-order/long_license_kern.o: tests/o
 	$(BPF_BUILD)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) $(BPF_DEFS) -c -o $@ $<
 
-# What docs/walkthrough.md and docs/after-2015.md run, and the Debian
+# What the course's chapters (docs/walkthrough.md, docs/beyond-one-shell.md,
+# docs/after-2015.md) run, and the Debian
 # packages they call (bpftool, strace, ip, tc); no kselftest header, no download
 # beyond those packages.
 WALKTHROUGH_TOOLS := fds_example sockex1_kern.o examples/lo_watch \
@@ -403,7 +404,7 @@ clean:
 help:
 	@echo 'make deps         install the Debian packages (root; DEPS="build check vm fuzz bench docs valgrind lava", default: build check)'
 	@echo 'make              build fds_example, sockex1_kern.o and examples/lo_watch'
-	@echo 'make walkthrough-tools  build all that docs/walkthrough.md and docs/after-2015.md run (packages: make deps DEPS=docs)'
+	@echo 'make walkthrough-tools  build all the course (docs/walkthrough.md, beyond-one-shell.md, after-2015.md) runs (packages: make deps DEPS=docs)'
 	@echo 'make tutorial     open the course'"'"'s sandbox shell: private namespaces, a bpffs at $$FS, the tools on PATH'
 	@echo 'make docs         redraw docs/lifetimes*.svg and .png from docs/lifetimes*.dot (Graphviz); commit all'
 	@echo 'make demo         replay the 2015 transcript on a private bpffs (BPFFS=dir to use another)'

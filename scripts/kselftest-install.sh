@@ -52,7 +52,7 @@ copy_suite()
 	local s
 	mkdir -p "$col/tests" "$col/scripts" "$col/examples" "$col/fuzz"
 	cp "$top/fds_example" "$top/sockex1_kern.o" "$top/fds_example.8" "$col/"
-	cp "$top/scripts/transcript.sh" "$col/scripts/"
+	cp "$top/scripts/transcript.sh" "$top/scripts/tutorial.sh" "$top/scripts/sandbox" "$col/scripts/"
 	cp "$top/examples/lo_watch" "$col/examples/"
 	# run.sh reads run_kselftest.sh's output (FDS_KSELFTEST): the guests
 	# of make check-vm and make check-lava run the tree with it.

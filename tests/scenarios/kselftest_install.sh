@@ -103,8 +103,8 @@ step "the list names every C test and scenario, but those of the source tree, ea
 # tests and helpers (without the build's .d and object files).
 step "the collection holds what the tests run, as in the tree; each scenario's entry point is mode 755" --needs RUNNER '
 	col=$T/ks/fds_example
-	for f in fds_example sockex1_kern.o fds_example.8 scripts/transcript.sh examples/lo_watch \
-		tests/lib.sh tests/run.sh; do
+	for f in fds_example sockex1_kern.o fds_example.8 scripts/transcript.sh \
+		scripts/tutorial.sh scripts/sandbox examples/lo_watch tests/lib.sh tests/run.sh; do
 		cmp "$f" "$col/$f"
 	done
 	for d in tests/data docs fuzz/regression; do

@@ -327,20 +327,27 @@ step "the walkthrough's C excerpts are libbpf.c as it is" --host-only '
 # The man page, make install and the picture's source are the same on every
 # kernel: QEMU guests (no mandoc, no make, no dot) leave them to the native
 # run.
-# The picture is committed drawn, so that it can be seen without building;
-# the drawing must be what Graphviz makes of the source now.
-step "docs/lifetimes.svg is docs/lifetimes.dot as Graphviz draws it (make docs)" \
+# The pictures are committed drawn (SVG and PNG), so that they can be seen
+# without building; each drawing must be what Graphviz makes of its source
+# now.
+step "each docs/lifetimes*.svg and .png is its .dot as Graphviz draws it (make docs)" \
 	--host-only --needs dot '
-	drawn_by=$(grep -o -m 1 "graphviz version [^ ]*" docs/lifetimes.svg) ||
-		fail "docs/lifetimes.svg does not say which Graphviz drew it"
 	here=$(dot -V 2>&1)
-	[[ $here == *"$drawn_by"* ]] ||
-		fail "docs/lifetimes.svg was drawn by $drawn_by, this is [$here]: compare with the Graphviz scripts/deps.sh installs"
-	dot -Tsvg -o "$T/lifetimes.svg" docs/lifetimes.dot
-	if ! cmp -s docs/lifetimes.svg "$T/lifetimes.svg"; then
-		diff -u docs/lifetimes.svg "$T/lifetimes.svg" | head -n 40
-		fail "docs/lifetimes.svg is not docs/lifetimes.dot drawn: run make docs and commit both"
-	fi
+	for f in docs/lifetimes*.dot; do
+		b=${f%.dot}
+		drawn_by=$(grep -o -m 1 "graphviz version [^ ]*" "$b.svg") ||
+			fail "$b.svg does not say which Graphviz drew it"
+		[[ $here == *"$drawn_by"* ]] ||
+			fail "$b.svg was drawn by $drawn_by, this is [$here]: compare with the Graphviz scripts/deps.sh installs"
+		dot -Tsvg -o "$T/part.svg" "$f"
+		dot -Tpng -o "$T/part.png" "$f"
+		if ! cmp -s "$b.svg" "$T/part.svg"; then
+			diff -u "$b.svg" "$T/part.svg" | head -n 40
+			fail "$b.svg is not $f drawn: run make docs and commit all"
+		fi
+		cmp -s "$b.png" "$T/part.png" ||
+			fail "$b.png is not $f drawn: run make docs and commit all"
+	done
 '
 
 step "the man page lints clean (mandoc -Tlint)" --host-only --needs mandoc '
