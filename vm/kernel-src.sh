@@ -59,9 +59,10 @@ done
 [[ $src == debian ]] && debian_source
 [[ -f $src/Makefile && -f $src/scripts/kconfig/merge_config.sh ]] ||
 	die "$src: not a kernel tree (no Makefile or scripts/kconfig/merge_config.sh)"
-src=$(cd "$src" && pwd)
+# physical paths: a build is bound to the paths it was made with
+src=$(cd "$src" && pwd -P)
 mkdir -p "$out" || die "cannot create $out"
-out=$(cd "$out" && pwd)
+out=$(cd "$out" && pwd -P)
 kmake=(make -C "$src" O="$out" ARCH=x86_64)
 jobs=${KERNEL_JOBS:-$(nproc)}
 

@@ -17,7 +17,7 @@ scenario_begin
 # their record of what each build saw ($T/seen), and a list ($T/list).
 made_up()
 {
-	rm -rf "$T/src" "$T/orig" "$T/work" "$T/bin" "$T/seen"
+	rm -rf "${T:?}"/{src,orig,work,bin,seen}
 	mkdir -p "$T/src/kernel/bpf" "$T/bin"
 	printf '%s\n' 'int pin(void)' '{' '	return check(1);' '}' \
 		'int get(void) { return 0; }' > "$T/src/kernel/bpf/inode.c"
@@ -85,6 +85,7 @@ END
 
 # mutate [ARG...]: the driver on the made-up tree, its output in $T/out,
 # its status in $status.
+# shellcheck disable=SC2034 # status: read by expect_status
 mutate()
 {
 	status=0
