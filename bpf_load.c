@@ -17,6 +17,7 @@
 #include "bpf_load.h"
 #include "bpf_syscall.h"
 #include "libbpf.h"
+#include "spec_error.h"
 #include "tc_pinning.h"
 
 /* Objects are a few KiB; refuse to slurp anything absurd. */

@@ -13,6 +13,7 @@
 #include <gelf.h>
 
 #include "bpf_object.h"
+#include "spec_error.h"
 
 #ifndef EM_BPF
 #define EM_BPF 247

@@ -99,11 +99,4 @@ int bpf_object_load_file(const char *path, struct bpf_object_spec *spec,
 			 int *map_fds, int *prog_fds, char *log_buf,
 			 unsigned int log_size);
 
-/*
- * For the stages themselves (bpf_object.c, bpf_load.c, tc_pinning.c): says
- * why the stage failed, one line, in spec->err.
- */
-void spec_error(struct bpf_object_spec *spec, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 #endif /* __BPF_OBJECT_H */

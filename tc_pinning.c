@@ -14,6 +14,7 @@
 #include "bpf_syscall.h"
 #include "libbpf.h"
 #include "sha1.h"
+#include "spec_error.h"
 #include "tc_pinning.h"
 
 /*
