@@ -67,7 +67,7 @@ BPFFS        ?=
 # The kernel matrix's labels, from its table (data/kernels).
 KERNEL_LABELS := $(shell awk 'NF && substr($$1, 1, 1) != "\043" && $$4 == "amd64" { print $$1 }' data/kernels)
 
-LIB_OBJS := libbpf.o bpf_load.o
+LIB_OBJS := libbpf.o bpf_object.o sha1.o tc_pinning.o bpf_load.o
 # tests/*.c are the kselftest tests; the helpers are programs the tests (or
 # docs) run. tests/run.sh runs the binaries tests/bin/tests.list names and
 # no other, so a helper never becomes a test.
@@ -140,7 +140,7 @@ tests/bin/tests.list: FORCE
 	@printf '%s\n' $(notdir $(KSELFTESTS)) | cmp -s - $@ || \
 		printf '%s\n' $(notdir $(KSELFTESTS)) > $@
 
-# Compiled and linked apart: a change to libbpf.c or bpf_load.c (each
+# Compiled and linked apart: a change to libbpf.c or the loader's files (each
 # mutant of make mutate is one) relinks the tests, never recompiles them.
 $(KSELFTESTS:=.t.o): tests/bin/%.t.o: tests/%.c $(FLAGS_STAMP) $(KSELFTEST_DIR)/kselftest_harness.h
 	@mkdir -p tests/bin

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The stages behind load_bpf_file(), added since 2015: bpf_object_parse()
- * checks an object image and describes it (no syscalls, so it can be
- * fuzzed); bpf_object_load_file() reads a file, parses it, creates its maps
- * and loads its programs without printing a word.
- * 2015 code never includes this file.
+ * (bpf_object.c) checks an object image and describes it (no syscalls, so it
+ * can be fuzzed); bpf_object_load_file() (bpf_load.c) reads a file, parses
+ * it, creates its maps and loads its programs without printing a word, into
+ * the caller's arrays and verifier log. It owns the limits the 2015
+ * interface (bpf_load.h) is built on.
  */
 #ifndef __BPF_OBJECT_H
 #define __BPF_OBJECT_H
@@ -12,7 +13,9 @@
 #include <stddef.h>
 #include <linux/bpf.h>
 
-#include "bpf_load.h"
+/* The most maps and programs one object may hold. */
+#define MAX_MAPS 32
+#define MAX_PROGS 32
 
 #define BPF_OBJECT_NAME_LEN 64
 #define BPF_OBJECT_ERR_LEN 256
@@ -32,21 +35,13 @@ struct bpf_map_spec {
 };
 
 /*
- * Where a map of iproute2's layout is pinned, as tc pins it: PIN_NONE not at
- * all, PIN_OBJECT_NS at ROOT/tc/OBJ/NAME (OBJ: the SHA-1 of the object file
- * in hex, from the kernel's AF_ALG "sha1"), PIN_GLOBAL_NS at
- * ROOT/tc/globals/NAME. ROOT is $TC_BPF_MNT, as for tc, else /sys/fs/bpf.
- * A map pinned there already is reused if its type, key size, value size,
- * max entries and flags are the object's, else the load is refused; one
- * absent is created and pinned once every program has loaded. A failed
- * load pins nothing and changes nothing pinned.
+ * A map's pinning field (iproute2's layout): PIN_NONE not pinned,
+ * PIN_OBJECT_NS pinned in its object's directory, PIN_GLOBAL_NS in tc's
+ * global one. The loader pins as tc does: tc_pinning.h says where and how.
  */
 #define PIN_NONE 0
 #define PIN_OBJECT_NS 1
 #define PIN_GLOBAL_NS 2
-#define BPF_PIN_ROOT_ENV "TC_BPF_MNT"
-#define BPF_PIN_ROOT_DEFAULT "/sys/fs/bpf"
-#define BPF_PIN_PATH_LEN 512
 
 /* Instruction insn (an LD_IMM64) is to load the fd of map number map. */
 struct bpf_reloc_spec {
@@ -92,13 +87,16 @@ void bpf_object_spec_free(struct bpf_object_spec *spec);
 /*
  * Opens path (the object file is the first fd this takes and is closed last),
  * reads, parses and loads it into map_fds[] and prog_fds[], spec->map_cnt and
- * spec->prog_cnt of them. Prints nothing: on failure returns -1 with
- * spec->err saying why and errno set, ENOEXEC when the file is not a loadable
- * object (execve(2)'s errno for a file of the wrong format), otherwise the
- * failed call's. bpf_log_buf ends with this load's verifier log or empty.
- * Call bpf_object_spec_free() in both cases.
+ * spec->prog_cnt of them, pinning its maps as tc_pinning.h says. Prints
+ * nothing: on failure returns -1 with spec->err saying why and errno set,
+ * ENOEXEC when the file is not a loadable object (execve(2)'s errno for a
+ * file of the wrong format), otherwise the failed call's. log_buf, log_size
+ * bytes (at least 128, the kernel's least; or 0 and no log wanted), ends
+ * with this load's verifier log or empty. Call bpf_object_spec_free() in
+ * both cases.
  */
 int bpf_object_load_file(const char *path, struct bpf_object_spec *spec,
-			 int *map_fds, int *prog_fds);
+			 int *map_fds, int *prog_fds, char *log_buf,
+			 unsigned int log_size);
 
 #endif /* __BPF_OBJECT_H */

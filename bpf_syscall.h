@@ -138,6 +138,17 @@ enum bpf_obj_kind {
 };
 
 /*
+ * libbpf.h's bpf_prog_load() with the verifier log in the caller's log,
+ * log_size bytes (at least 128, the kernel's least; 0: no log), not in
+ * bpf_log_buf: log ends with this call's log or empty. The log is asked for
+ * only when the verifier refused the program.
+ */
+int bpf_prog_load_log(enum bpf_prog_type prog_type,
+		      const struct bpf_insn *insns, int insn_len,
+		      const char *license, int kern_version, char *log,
+		      unsigned int log_size);
+
+/*
  * The verifier's verdict in a log it wrote (bpf_log_buf): its last line
  * before the statistics, which names what it refused. Empty if none.
  */

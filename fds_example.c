@@ -386,6 +386,8 @@ static int load_default_prog(char *why, size_t len)
 static int load_object_prog(const char *object, char *why, size_t len)
 {
 	int map_fds[MAX_MAPS], prog_fds[MAX_PROGS], fd, err;
+	/* the verifier's log, whose last word a refusal quotes */
+	static char vlog[LOG_BUF_SIZE];
 	struct bpf_object_spec *spec;
 
 	spec = malloc(sizeof(*spec));
@@ -394,7 +396,8 @@ static int load_object_prog(const char *object, char *why, size_t len)
 		errno = ENOMEM;
 		return -1;
 	}
-	fd = bpf_object_load_file(object, spec, map_fds, prog_fds);
+	fd = bpf_object_load_file(object, spec, map_fds, prog_fds, vlog,
+				  sizeof(vlog));
 	err = errno;
 	if (fd == 0)
 		fd = prog_fds[0];

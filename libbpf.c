@@ -389,7 +389,8 @@ int bpf_obj_get(const char *pathname)
 
 static int prog_load(enum bpf_prog_type prog_type,
 		     const struct bpf_insn *insns, int insn_len,
-		     const char *license, int kern_version, int with_log)
+		     const char *license, int kern_version, char *log,
+		     unsigned int log_size)
 {
 	union bpf_attr attr;
 
@@ -399,9 +400,9 @@ static int prog_load(enum bpf_prog_type prog_type,
 	attr.insn_cnt = insn_len / sizeof(struct bpf_insn);
 	attr.license = ptr_to_u64(license);
 	attr.kern_version = kern_version;
-	if (with_log) {
-		attr.log_buf = ptr_to_u64(bpf_log_buf);
-		attr.log_size = LOG_BUF_SIZE;
+	if (log_size) {
+		attr.log_buf = ptr_to_u64(log);
+		attr.log_size = log_size;
 		attr.log_level = 1;
 	}
 
@@ -411,23 +412,26 @@ static int prog_load(enum bpf_prog_type prog_type,
 /*
  * The 2015 wrapper always asked for the verifier log. A verbose log can fill
  * the buffer and turn a good program into an ENOSPC failure, so load quietly
- * first and ask for the log only to explain a rejection. bpf_log_buf holds
- * this call's log or nothing, never an earlier call's.
+ * first and ask for the log only to explain a rejection. log holds this
+ * call's log or nothing, never an earlier call's.
  */
-int bpf_prog_load(enum bpf_prog_type prog_type,
-		  const struct bpf_insn *insns, int insn_len,
-		  const char *license, int kern_version)
+int bpf_prog_load_log(enum bpf_prog_type prog_type,
+		      const struct bpf_insn *insns, int insn_len,
+		      const char *license, int kern_version, char *log,
+		      unsigned int log_size)
 {
 	int fd, saved;
 
-	bpf_log_buf[0] = '\0';
+	if (log_size)
+		log[0] = '\0';
 	if (insn_len < 0 || insn_len % sizeof(struct bpf_insn)) {
 		errno = EINVAL;
 		return -1;
 	}
 
-	fd = prog_load(prog_type, insns, insn_len, license, kern_version, 0);
-	if (fd >= 0)
+	fd = prog_load(prog_type, insns, insn_len, license, kern_version,
+		       NULL, 0);
+	if (fd >= 0 || !log_size)
 		return fd;
 
 	/* Only the verifier writes a log; other errors have nothing to add. */
@@ -435,11 +439,21 @@ int bpf_prog_load(enum bpf_prog_type prog_type,
 		return fd;
 
 	saved = errno;
-	fd = prog_load(prog_type, insns, insn_len, license, kern_version, 1);
+	fd = prog_load(prog_type, insns, insn_len, license, kern_version,
+		       log, log_size);
 	if (fd < 0 && errno == ENOSPC)
 		errno = saved;	/* the log overflowed, not the load */
-	bpf_log_buf[LOG_BUF_SIZE - 1] = '\0';
+	log[log_size - 1] = '\0';
 	return fd;
+}
+
+/* The 2015 call, its log in bpf_log_buf. */
+int bpf_prog_load(enum bpf_prog_type prog_type,
+		  const struct bpf_insn *insns, int insn_len,
+		  const char *license, int kern_version)
+{
+	return bpf_prog_load_log(prog_type, insns, insn_len, license,
+				 kern_version, bpf_log_buf, LOG_BUF_SIZE);
 }
 
 /*

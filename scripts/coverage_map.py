@@ -924,7 +924,8 @@ def cmd_map(a):
 
 # ---- summary --------------------------------------------------------------
 
-PRODUCT = ["fds_example.c", "libbpf.c", "bpf_load.c", "hints.c", "lo_net.c", "examples/lo_watch.c"]
+PRODUCT = ["fds_example.c", "libbpf.c", "bpf_object.c", "tc_pinning.c", "sha1.c", "bpf_load.c",
+           "hints.c", "lo_net.c", "examples/lo_watch.c"]
 
 
 def groups(names):

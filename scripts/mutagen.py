@@ -49,7 +49,8 @@ import sys
 # What is mutated: the product's C, the tests' C helpers and fixture, and
 # the harness. Each entry: path (a glob's files), language.
 TARGETS = [
-    ("fds_example.c", "c"), ("libbpf.c", "c"), ("bpf_load.c", "c"),
+    ("fds_example.c", "c"), ("libbpf.c", "c"), ("bpf_object.c", "c"),
+    ("tc_pinning.c", "c"), ("sha1.c", "c"), ("bpf_load.c", "c"),
     ("hints.c", "c"), ("lo_net.c", "c"), ("examples/lo_watch.c", "c"),
     ("tests/bpffs_fixture.c", "c"), ("tests/helpers/*.c", "c"),
     ("tests/run.sh", "sh"), ("tests/lib.sh", "sh"),

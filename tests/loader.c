@@ -6,6 +6,7 @@
  */
 #include "kselftest_harness.h"
 #include "bpffs_fixture.h"
+#include "bpf_load.h"
 #include "bpf_object.h"
 
 #include <libelf.h>
@@ -469,16 +470,20 @@ TEST(load_bpf_file_fills_every_map_fd_and_prog_fd)
 /*
  * A load that fails at the second program, after the map and the first
  * program exist, closes them all, keeps the verifier's errno and says what
- * the verifier refused in one line; bpf_log_buf has its whole log.
+ * the verifier refused in one line; the caller's log has the whole log, and
+ * bpf_log_buf, the 2015 interface's, is left alone.
  */
 TEST(a_load_failing_at_the_second_program_closes_every_fd_it_made)
 {
 	struct bpf_object_spec *spec = malloc(sizeof(*spec));
 	int map_fds[MAX_MAPS], prog_fds[MAX_PROGS], before;
+	static char vlog[LOG_BUF_SIZE];
 
 	ASSERT_NE(NULL, spec);
+	strcpy(bpf_log_buf, "not this load's");
 	before = open_fd_count();
-	EXPECT_EQ(-1, bpf_object_load_file(REJECTED, spec, map_fds, prog_fds));
+	EXPECT_EQ(-1, bpf_object_load_file(REJECTED, spec, map_fds, prog_fds,
+					   vlog, sizeof(vlog)));
 	EXPECT_EQ(EACCES, errno) TH_LOG("%s", strerror(errno));
 	EXPECT_EQ(before, open_fd_count());
 	EXPECT_EQ(-1, map_fds[0]);
@@ -486,7 +491,16 @@ TEST(a_load_failing_at_the_second_program_closes_every_fd_it_made)
 	EXPECT_EQ(0, strncmp(spec->err, "program 'socket_bad' was not loaded: Permission denied; the verifier: invalid bpf_context access",
 			     strlen("program 'socket_bad' was not loaded: Permission denied; the verifier: invalid bpf_context access")))
 		TH_LOG("%s", spec->err);
-	EXPECT_NE(NULL, strstr(bpf_log_buf, "invalid bpf_context access"));
+	EXPECT_NE(NULL, strstr(vlog, "invalid bpf_context access"));
+	EXPECT_STREQ("not this load's", bpf_log_buf);
+	bpf_object_spec_free(spec);
+
+	/* no log wanted: the reason is the errno's alone */
+	EXPECT_EQ(-1, bpf_object_load_file(REJECTED, spec, map_fds, prog_fds,
+					   NULL, 0));
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_STREQ("program 'socket_bad' was not loaded: Permission denied",
+		     spec->err);
 	bpf_object_spec_free(spec);
 	free(spec);
 
@@ -842,7 +856,8 @@ TEST(a_load_writes_only_its_own_entries_and_closes_only_its_own_fds)
 		map_fds[i] = mine;
 	for (i = 0; i < MAX_PROGS; i++)
 		prog_fds[i] = mine;
-	ASSERT_EQ(0, bpf_object_load_file(TWO_PROGS, spec, map_fds, prog_fds))
+	ASSERT_EQ(0, bpf_object_load_file(TWO_PROGS, spec, map_fds, prog_fds,
+					  NULL, 0))
 		TH_LOG("%s", spec->err);
 	EXPECT_TRUE(all_are(map_fds, 2, MAX_MAPS, mine));
 	EXPECT_TRUE(all_are(prog_fds, 2, MAX_PROGS, mine));
@@ -860,7 +875,8 @@ TEST(a_load_writes_only_its_own_entries_and_closes_only_its_own_fds)
 	memset(buf + maps.sh_offset + 12, 0, 4);
 	ASSERT_EQ(0, write_temp(path, buf, size));
 	before = open_fd_count();
-	EXPECT_EQ(-1, bpf_object_load_file(path, spec, map_fds, prog_fds));
+	EXPECT_EQ(-1, bpf_object_load_file(path, spec, map_fds, prog_fds,
+					   NULL, 0));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_STREQ("cannot create map 0 'counts': Invalid argument", spec->err);
 	EXPECT_TRUE(all_are(map_fds, 0, 2, -1));
@@ -890,7 +906,8 @@ TEST(a_file_whose_read_fails_is_refused_with_its_errno)
 		SKIP(return, "no %s of a size", path);
 	spec = malloc(sizeof(*spec));
 	ASSERT_NE(NULL, spec);
-	EXPECT_EQ(-1, bpf_object_load_file(path, spec, map_fds, prog_fds));
+	EXPECT_EQ(-1, bpf_object_load_file(path, spec, map_fds, prog_fds,
+					   NULL, 0));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_STREQ("Invalid argument", spec->err);
 	bpf_object_spec_free(spec);
@@ -914,7 +931,8 @@ TEST(a_file_that_ends_before_its_size_is_refused_whatever_errno_was)
 	spec = malloc(sizeof(*spec));
 	ASSERT_NE(NULL, spec);
 	errno = EINTR;
-	EXPECT_EQ(-1, bpf_object_load_file(path, spec, map_fds, prog_fds));
+	EXPECT_EQ(-1, bpf_object_load_file(path, spec, map_fds, prog_fds,
+					   NULL, 0));
 	EXPECT_EQ(EIO, errno);
 	EXPECT_STREQ("file shrank while read", spec->err);
 	bpf_object_spec_free(spec);

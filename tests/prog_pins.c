@@ -8,7 +8,7 @@
  */
 #include "kselftest_harness.h"
 #include "bpffs_fixture.h"
-#include "bpf_object.h"
+#include "bpf_load.h"
 
 #include <poll.h>
 #include <linux/if_ether.h>

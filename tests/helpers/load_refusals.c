@@ -15,10 +15,12 @@
 #include <unistd.h>
 
 #include "bpf_object.h"
+#include "libbpf.h"
 
 int main(int argc, char **argv)
 {
 	int map_fds[MAX_MAPS], prog_fds[MAX_PROGS];
+	static char vlog[LOG_BUF_SIZE];
 	struct bpf_object_spec *spec;
 	unsigned int j;
 	int i;
@@ -33,7 +35,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 1; i < argc; i++) {
-		if (bpf_object_load_file(argv[i], spec, map_fds, prog_fds)) {
+		if (bpf_object_load_file(argv[i], spec, map_fds, prog_fds, vlog,
+					 sizeof(vlog))) {
 			printf("%s\t%s\n", argv[i], spec->err);
 		} else {
 			printf("%s\tloaded\n", argv[i]);

@@ -23,7 +23,8 @@ step "its pins are usable by fds_example afterwards" '
 # Building is kernel-independent: QEMU guests (no compiler) leave it out.
 step "it builds from source with -Wall -Wextra -Werror, and fails clearly" \
 	--host-only --needs "${CC:-cc}" '
-	${CC:-cc} -Wall -Wextra -Werror -I. -o "$T/compat" tests/compat/sample_2015.c libbpf.c bpf_load.c -lelf
+	${CC:-cc} -Wall -Wextra -Werror -I. -o "$T/compat" tests/compat/sample_2015.c libbpf.c \
+		bpf_object.c sha1.c tc_pinning.c bpf_load.c -lelf
 	"$T/compat" "$FS/sub" "$SOCKEX1" > "$T/o" 2>&1 && fail "ran against a missing directory"
 	grep -qx "compat: bpf_obj_pin map failed: No such file or directory" "$T/o" ||
 		fail "$(cat "$T/o")"

@@ -6,9 +6,9 @@
 # with its placeholders and exit status. This scenario
 #   - lists the messages of the code mechanically (messages.py below reads
 #     the format strings of the printing calls of fds_example.c, hints.c,
-#     bpf_load.c and libbpf.c) and compares them with the man page's, both
-#     ways: a message without a row fails, and so does a row without a
-#     message;
+#     the loader's bpf_object.c, tc_pinning.c, sha1.c and bpf_load.c, and
+#     libbpf.c) and compares them with the man page's, both ways: a message
+#     without a row fails, and so does a row without a message;
 #   - prints each message with a concrete command on the private bpffs and
 #     compares whole lines, stdout and stderr, byte for byte, with the exit
 #     status;
@@ -72,6 +72,9 @@ WRAPPERS = {
         "report": (2, "line", "report"),
     },
     "hints.c": {"hint": (0, "line", "hint")},
+    "bpf_object.c": {"spec_error": (1, "reason", None)},
+    "tc_pinning.c": {"spec_error": (1, "reason", None)},
+    "sha1.c": {},
     "bpf_load.c": {"spec_error": (1, "reason", None)},
     "libbpf.c": {},
 }
