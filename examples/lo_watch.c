@@ -60,11 +60,14 @@ static int attach_pinned(const char *pin)
 	return sock;
 }
 
-/* A new network namespace starts with lo down, which sendto() tells apart. */
-static void send_failed(int err)
+/*
+ * A new network namespace starts with lo down: sendto() says ENETUNREACH,
+ * and where 127.0.0.1 is no local address until lo is up (a kernel made
+ * from tinyconfig), bind() says EADDRNOTAVAIL first.
+ */
+static void lo_down_hint(int err)
 {
-	fprintf(stderr, "lo_watch: send: %s\n", strerror(err));
-	if (err == ENETUNREACH)
+	if (err == ENETUNREACH || err == EADDRNOTAVAIL)
 		fputs("lo_watch: hint: 127.0.0.1 is unreachable while lo is down, "
 		      "as it is in a new network namespace: ip link set lo up\n",
 		      stderr);
@@ -73,13 +76,19 @@ static void send_failed(int err)
 /* count datagrams of size bytes to 127.0.0.1:9, which a socket listens on. */
 static int send_datagrams(long count, long size)
 {
+	int err;
+
 	if (lo_udp_sink(9) < 0) {
+		err = errno;
 		fprintf(stderr, "lo_watch: cannot listen on 127.0.0.1:9: %s\n",
-			strerror(errno));
+			strerror(err));
+		lo_down_hint(err);
 		return -1;
 	}
 	if (lo_send_udp(9, size, count) < 0) {
-		send_failed(errno);
+		err = errno;
+		fprintf(stderr, "lo_watch: send: %s\n", strerror(err));
+		lo_down_hint(err);
 		return -1;
 	}
 	printf("sent %ld UDP datagrams of %ld bytes to 127.0.0.1:9\n", count, size);

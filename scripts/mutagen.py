@@ -58,6 +58,7 @@ TARGETS = [
     ("scripts/judge.sh", "sh"),
     ("vm/verdict.sh", "sh"), (".ci/run", "sh"),
     ("scripts/matrix.py", "py"), ("scripts/ktap_check.py", "py"),
+    ("scripts/kernel_mutate.py", "py"),
 ]
 # Files of which only some functions are mutated: .ci/run's verdict code
 # (its tally), not the suites it starts. (check-vm's verdict code is all of
@@ -76,6 +77,7 @@ SELF_TESTS = {
     ".ci/run": "judges", "scripts/mutate.sh": "mutate_selftest",
     "vm/verdict.sh": "vm_verdict",
     "scripts/kselftest-install.sh": "kselftest_install",
+    "scripts/kernel_mutate.py": "kernel_mutate",
 }
 TEST_C = re.compile(r"^tests/")
 

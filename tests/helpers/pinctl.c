@@ -45,13 +45,17 @@ static const char usage[] =
 	"       pinctl unpinned            make a map, print its id, pin nothing\n"
 	"       pinctl hold PATH CMD...    run CMD while holding an fd on PATH\n";
 
-/* What failed and why; a new network namespace's lo, down, gets a hint. */
+/*
+ * What failed and why; a new network namespace's lo, down, gets a hint
+ * (sendto() says ENETUNREACH; bind() EADDRNOTAVAIL where 127.0.0.1 is no
+ * local address until lo is up, as on a kernel made from tinyconfig).
+ */
 static int fail(const char *what)
 {
 	int err = errno;
 
 	fprintf(stderr, "pinctl: %s: %s\n", what, strerror(err));
-	if (err == ENETUNREACH)
+	if (err == ENETUNREACH || err == EADDRNOTAVAIL)
 		fputs("pinctl: hint: 127.0.0.1 is unreachable while lo is down, "
 		      "as it is in a new network namespace: ip link set lo up\n",
 		      stderr);
