@@ -14,7 +14,11 @@ docs/kernel-matrix.md). A mutant that does not build is reported as such
 and not counted.
 
 Usage: kernel_mutate.py [--check] [ID...]
+       kernel_mutate.py --rotate K N
   --check   only whether every mutant's text is in its file exactly once
+  --rotate  K mutants of the list, the N-th K of them in turn (CI passes
+            its commit count as N, so that successive runs go round the
+            whole list)
 Environment:
   KERNEL_MUTANTS        the list (default tests/kernel-mutants.txt)
   KERNEL_MUTATE_SRC     the pristine tree (default: Debian's
@@ -243,12 +247,24 @@ def report(results, target):
     return score >= target
 
 
+def rotate(mutants, argv):
+    """--rotate K N: the ids of the N-th K mutants, going round the list."""
+    if len(argv) != 3 or not all(a.isdigit() for a in argv[1:]) \
+            or int(argv[1]) == 0:
+        die('usage: kernel_mutate.py --rotate K N (K > 0, N >= 0 counts)')
+    k = min(int(argv[1]), len(mutants))
+    start = int(argv[2]) * k
+    return [mutants[(start + i) % len(mutants)]['id'] for i in range(k)]
+
+
 def main(argv):
     check = argv[:1] == ['--check']
     wanted = argv[1:] if check else argv
     listing = os.environ.get('KERNEL_MUTANTS',
                              os.path.join(TOP, 'tests', 'kernel-mutants.txt'))
     mutants = parse(listing)
+    if argv[:1] == ['--rotate']:
+        wanted = rotate(mutants, argv)
     known = {m['id'] for m in mutants}
     for i in wanted:
         if i not in known:

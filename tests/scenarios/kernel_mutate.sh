@@ -174,6 +174,22 @@ step "named mutants alone; an unknown name is refused" '
 	expect_file "$T/err" "kernel-mutate: no mutant nosuch in $T/list"
 '
 
+step "--rotate K N: the N-th K mutants, round the list; a bad count refused" '
+	made_up
+	mutate --rotate 3 1
+	results | cut -d" " -f2 > "$T/got"
+	expect_file "$T/got" src-1.0 ino-check ino-get sys-flags
+	mutate --rotate 9 0
+	results | cut -d" " -f2 > "$T/got"
+	expect_file "$T/got" src-1.0 ino-check ino-get ino-broken sys-flags
+	for bad in "0 1" "2 x" "2"; do
+		# shellcheck disable=SC2086 # the arguments, split on purpose
+		mutate --rotate $bad
+		expect_status 1
+		expect_file "$T/err" "kernel-mutate: usage: kernel_mutate.py --rotate K N (K > 0, N >= 0 counts)"
+	done
+'
+
 step "a stale mutant stops the run before any build; --check says so" '
 	made_up
 	mutate --check
