@@ -153,16 +153,17 @@ def why_killed(log):
     cells that differ, or else its first verdict of a failure."""
     with open(log, encoding='utf-8', errors='replace') as f:
         lines = f.read().split('\n')
-    said, under = [], False
+    tests, cells, under = [], [], False
     for ln in lines:
         if ln == 'Failing tests and steps:':
             under = True
         elif under and ln.startswith('  '):
-            said.append(ln.strip())
+            tests.append(ln.strip())
         else:
             under = False
             if ln.startswith('matrix: ') and 'row ' in ln:
-                said.append(ln)
+                cells.append(ln)
+    said = tests + cells
     if not said:
         said = [ln.split('check-vm: ', 1)[1] for ln in lines
                 if ln.startswith('check-vm: ') and 'FAIL' in ln][:1]
