@@ -296,6 +296,22 @@ step "the chapters read as one course: opening, Next, summary and command table"
 	grep -q "reset" "$T/order" && grep -q "check answers" "$T/order" || fail "no reset and check answers"
 '
 
+# order_in FILE: the course's chapters in the order FILE first names them.
+order_in()
+{
+	sed 's/\\-/-/g' "$1" | grep -o -E '(walkthrough|beyond-one-shell|after-2015)\.md' |
+		awk '!seen[$0]++' | paste -s -d ' '
+}
+
+step "the README and the man page give the course in the same order as the chapters" --host-only '
+	want="walkthrough.md beyond-one-shell.md after-2015.md"
+	[[ $(order_in README.md) == "$want" ]] || fail "README.md: $(order_in README.md)"
+	sed -n "/^\.SH SEE ALSO/,\$p" fds_example.8 > "$T/see-also"
+	[[ $(order_in "$T/see-also") == "$want" ]] || fail "fds_example.8 SEE ALSO: $(order_in "$T/see-also")"
+	grep -q "make tutorial" README.md || fail "README.md does not name make tutorial"
+	grep -q "^\.B make tutorial" "$T/see-also" || fail "the SEE ALSO does not name make tutorial"
+'
+
 step "make walkthrough-tools, in a clean copy of the tree, builds every program the chapters run" \
 	--host-only --needs make,git '
 	mkdir "$T/tree"
