@@ -7,15 +7,23 @@
 # bisect run, from the last commit (bad) back to the first (good), must
 # name the mutant's commit. Each step builds a kernel (the first one cold)
 # and boots it: minutes, so it is not part of make check.
-#   BISECT_MUTANT=ID   the breaking change (default sys-pin-type)
-#   BISECT_TEST=NAME   the test bisect-run.sh runs (default: the suite)
+#   BISECT_MUTANT=ID   the breaking change (default sys-map-fd-rdwr: a map
+#                      got read-only opened read-write)
+#   BISECT_TEST=NAME   the test bisect-run.sh runs (default
+#                      after2015_pinning; "" for the whole suite)
+#   BISECT_ROWS=...    the rows it checks (default the one that mutant
+#                      changes: get-rdonly-fd-update=EPERM)
+#   BISECT_TREE=DIR    where the scratch history is made (default
+#                      build/bisect/linux)
 # Ends with "N passed, N failed, N skipped" (one case).
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$top/build/bisect
-tree=$work/linux
-id=${BISECT_MUTANT:-sys-pin-type}
+tree=${BISECT_TREE:-$work/linux}
+id=${BISECT_MUTANT:-sys-map-fd-rdwr}
+test=${BISECT_TEST-after2015_pinning}
+export BISECT_ROWS=${BISECT_ROWS-get-rdonly-fd-update=EPERM}
 say() { printf 'check-bisect: %s\n' "$*"; }
 fail() { say "$*"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
@@ -57,9 +65,10 @@ commit() { git -C "$tree" -c user.name=fds -c user.email=fds@localhost commit -q
 
 if [[ ! -d $tree/.git ]]; then
 	say "a scratch history of $(basename "$pristine") in ${tree#"$top"/} (once)"
-	rm -rf "$tree"
-	mkdir -p "$work"
-	cp -al "$pristine" "$tree" || fail "cannot link the tree"
+	if [[ ! -d $tree ]]; then
+		mkdir -p "$(dirname "$tree")"
+		cp -al "$pristine" "$tree" || fail "cannot link the tree"
+	fi
 	git -C "$tree" init -q || fail "git init failed"
 	git -C "$tree" add -A || fail "git add failed"
 	commit "linux-source-6.12 as Debian ships it" || fail "cannot commit the tree"
@@ -82,7 +91,8 @@ want=$(git -C "$tree" rev-parse HEAD~1)
 
 cd "$tree" || fail "no $tree"
 git bisect start -q HEAD good > /dev/null || fail "git bisect start failed"
-git bisect run "$top/vm/bisect-run.sh" ${BISECT_TEST:+"$BISECT_TEST"} > "$work/bisect.log" 2>&1
+mkdir -p "$work"
+git bisect run "$top/vm/bisect-run.sh" ${test:+"$test"} > "$work/bisect.log" 2>&1
 got=$(git rev-parse --verify -q refs/bisect/bad)
 git bisect reset -q > /dev/null 2>&1
 cat "$work/bisect.log"
