@@ -70,11 +70,12 @@ if [[ ! -d $tree/.git ]]; then
 		cp -al "$pristine" "$tree" || fail "cannot link the tree"
 	fi
 	git -C "$tree" init -q || fail "git init failed"
-	git -C "$tree" add -A || fail "git add failed"
+	# -f: Debian's top-level .gitignore ignores every top-level entry
+	git -C "$tree" add -f -A || fail "git add failed"
 	commit "linux-source-6.12 as Debian ships it" || fail "cannot commit the tree"
 	git -C "$tree" tag good
 fi
-git -C "$tree" bisect reset -q > /dev/null 2>&1
+git -C "$tree" bisect reset > /dev/null 2>&1
 git -C "$tree" checkout -q -f good || fail "cannot check out the first commit"
 git -C "$tree" clean -q -fdx
 git -C "$tree" checkout -q -B bisect-scratch
@@ -90,12 +91,13 @@ fi
 want=$(git -C "$tree" rev-parse HEAD~1)
 
 cd "$tree" || fail "no $tree"
-git bisect start -q HEAD good > /dev/null || fail "git bisect start failed"
+git bisect start HEAD good > /dev/null || fail "git bisect start failed"
 mkdir -p "$work"
 git bisect run "$top/vm/bisect-run.sh" ${test:+"$test"} > "$work/bisect.log" 2>&1
 got=$(git rev-parse --verify -q refs/bisect/bad)
-git bisect reset -q > /dev/null 2>&1
+git bisect reset > /dev/null 2>&1
 cat "$work/bisect.log"
+echo
 if [[ $got == "$want" ]]; then
 	say "git bisect run named the mutant's commit ($id): ${got:0:12}"
 	echo "1 passed, 0 failed, 0 skipped"
