@@ -28,9 +28,11 @@ Environment:
   KERNEL_MUTATE_BASELINE=0  no run of the unmutated kernel first
   KERNEL_MUTATE_BUILD   the builder (vm/kernel-src.sh), KERNEL_MUTATE_BOOT
                         the judge (make check-vm): replaced by the tests
-Ends with "N passed, N failed, N skipped": killed and equivalent mutants
-pass, survivors fail, unbuilt ones are skipped; exit 0 when nothing is
-stale and the target is reached.
+  KERNEL_MUTATE_TIMEOUT seconds a guest may take (300; check-vm's
+                        VM_TIMEOUT)
+Ends with the score; exit 0 when nothing is stale, the unmutated kernel
+passes, and the target is reached (a target below 100 is a floor, as make
+mutate-all's in CI, until every mutant of the list has been judged).
 """
 
 import os
@@ -141,7 +143,7 @@ def boot(image, log):
     cmd = shlex.split(os.environ.get(
         'KERNEL_MUTATE_BOOT',
         f'make -s -C {TOP} check-vm KERNELS=none VM_SELFTEST=0 '
-        f'VM_TIMEOUT={os.environ.get("KERNEL_MUTATE_TIMEOUT", "600")}'))
+        f'VM_TIMEOUT={os.environ.get("KERNEL_MUTATE_TIMEOUT", "300")}'))
     env = dict(os.environ, KERNEL=image, QUIET_VM='1', KERNEL_SRC='')
     with open(log, 'w', encoding='utf-8') as f:
         return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT,
@@ -243,8 +245,6 @@ def report(results, target):
     print(f'kernel-mutate: {count["killed"]} of {counted} killed '
           f'({score:.1f} %, target {target:g} %); {count["equivalent"]} '
           f'equivalent, {count["not-built"]} not built')
-    print(f'{count["killed"] + count["equivalent"]} passed, '
-          f'{count["SURVIVED"]} failed, {count["not-built"]} skipped')
     return score >= target
 
 

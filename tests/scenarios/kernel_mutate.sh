@@ -148,16 +148,15 @@ step "a mutant a stopped run left in the scratch copy is gone before the baselin
 		"$(<"$T/orig/kernel/bpf/syscall.c")"
 '
 
-step "the score per area, the closing line; the target decides the status" '
+step "the score per area and in all; the target decides the status" '
 	made_up
 	mutate
 	grep -A2 "^killed / counted per area:" "$T/out" | sed "s/  */ /g" > "$T/got"
 	expect_file "$T/got" "killed / counted per area:" \
 		" 1 / 2 kernel/bpf/inode.c: pin" " 0 / 0 kernel/bpf/syscall.c: flags"
-	tail -n 2 "$T/out" > "$T/got"
+	tail -n 1 "$T/out" > "$T/got"
 	expect_file "$T/got" \
-		"kernel-mutate: 1 of 2 killed (50.0 %, target 100 %); 1 equivalent, 1 not built" \
-		"2 passed, 1 failed, 1 skipped"
+		"kernel-mutate: 1 of 2 killed (50.0 %, target 100 %); 1 equivalent, 1 not built"
 	KERNEL_MUTATE_TARGET=50 mutate
 	expect_status 0
 '
