@@ -190,7 +190,8 @@ first_test() {
 # the runner's results (tests/run.sh) in DIR/build/results/RESULTS.
 first_failure() {
 	local l=
-	read -r l < "$1/build/results/$2/failures" 2> /dev/null
+	# (a runner that died early left no failures file: no message)
+	{ read -r l < "$1/build/results/$2/failures"; } 2> /dev/null
 	# no test named: the runner itself failed (a mutant of it, say)
 	[[ -n $l ]] || l=@judge
 	echo "${l%%: *}"
