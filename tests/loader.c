@@ -892,26 +892,48 @@ TEST(a_load_writes_only_its_own_entries_and_closes_only_its_own_fds)
 }
 
 /*
+ * bpf_object_load_file() of the sysfs file path, errno set to errno_before
+ * first, no log: -2 when path is no regular file of at least min bytes
+ * (the caller skips), -3 when no spec could be allocated, else what the
+ * load returned, with its errno in *err and its reason in why.
+ */
+static int load_sysfs(const char *path, off_t min, int errno_before,
+		      int *err, char *why, size_t len)
+{
+	int map_fds[MAX_MAPS], prog_fds[MAX_PROGS], ret;
+	struct bpf_object_spec *spec;
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size < min)
+		return -2;
+	spec = malloc(sizeof(*spec));
+	if (!spec)
+		return -3;
+	errno = errno_before;
+	ret = bpf_object_load_file(path, spec, map_fds, prog_fds, NULL, 0);
+	*err = errno;
+	snprintf(why, len, "%s", spec->err);
+	bpf_object_spec_free(spec);
+	free(spec);
+	return ret;
+}
+
+/*
  * A regular file whose read() fails (sysfs has lo's speed as one, read as
  * EINVAL: lo has none) is refused with read()'s errno, at the first try.
  */
 TEST(a_file_whose_read_fails_is_refused_with_its_errno)
 {
-	const char *path = "/sys/class/net/lo/speed";
-	int map_fds[MAX_MAPS], prog_fds[MAX_PROGS];
-	struct bpf_object_spec *spec;
-	struct stat st;
+	char why[BPF_OBJECT_ERR_LEN];
+	int err = 0, ret;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size == 0)
-		SKIP(return, "no %s of a size", path);
-	spec = malloc(sizeof(*spec));
-	ASSERT_NE(NULL, spec);
-	EXPECT_EQ(-1, bpf_object_load_file(path, spec, map_fds, prog_fds,
-					   NULL, 0));
-	EXPECT_EQ(EINVAL, errno);
-	EXPECT_STREQ("Invalid argument", spec->err);
-	bpf_object_spec_free(spec);
-	free(spec);
+	ret = load_sysfs("/sys/class/net/lo/speed", 1, 0, &err, why, sizeof(why));
+	if (ret == -2)
+		SKIP(return, "no /sys/class/net/lo/speed of a size");
+	ASSERT_NE(-3, ret);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EINVAL, err);
+	EXPECT_STREQ("Invalid argument", why);
 }
 
 /*
@@ -921,22 +943,16 @@ TEST(a_file_whose_read_fails_is_refused_with_its_errno)
  */
 TEST(a_file_that_ends_before_its_size_is_refused_whatever_errno_was)
 {
-	const char *path = "/sys/class/net/lo/mtu";
-	int map_fds[MAX_MAPS], prog_fds[MAX_PROGS];
-	struct bpf_object_spec *spec;
-	struct stat st;
+	char why[BPF_OBJECT_ERR_LEN];
+	int err = 0, ret;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size < 16)
-		SKIP(return, "no %s of a page", path);
-	spec = malloc(sizeof(*spec));
-	ASSERT_NE(NULL, spec);
-	errno = EINTR;
-	EXPECT_EQ(-1, bpf_object_load_file(path, spec, map_fds, prog_fds,
-					   NULL, 0));
-	EXPECT_EQ(EIO, errno);
-	EXPECT_STREQ("file shrank while read", spec->err);
-	bpf_object_spec_free(spec);
-	free(spec);
+	ret = load_sysfs("/sys/class/net/lo/mtu", 16, EINTR, &err, why, sizeof(why));
+	if (ret == -2)
+		SKIP(return, "no /sys/class/net/lo/mtu of a page");
+	ASSERT_NE(-3, ret);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EIO, err);
+	EXPECT_STREQ("file shrank while read", why);
 }
 
 /* The address space this process has mapped, in bytes (/proc/self/statm). */
