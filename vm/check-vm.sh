@@ -413,7 +413,7 @@ run_selftest()
 		if [[ $v == PASS && -f $build/$name.halted ]]; then
 			echo "PASS (reported: PASS; the guest halted, QEMU ended $(<"$build/$name.halted")s after its results)"
 		elif [[ $v == PASS ]]; then
-			echo "FAIL: expected QEMU ended after the grace; it ended by itself"
+			echo "FAIL: expected QEMU ended by check-vm VM_OFF_GRACE s after the results; it was not (it ended by itself or at the limit)"
 		else
 			echo "FAIL: expected a PASS ended after the grace, got: $v"
 		fi > "$build/$name.verdict"
