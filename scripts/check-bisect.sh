@@ -28,19 +28,11 @@ say() { printf 'check-bisect: %s\n' "$*"; }
 fail() { say "$*"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 pristine=$("$top/vm/kernel-src.sh" --unpack) || fail "cannot unpack linux-source-6.12"
-# the mutant's file, from and to
-read_mutant()
-{
-	awk -v id="$id" '
-		/^id: / { cur = $2 }
-		cur == id && /^(file|from|to): / {
-			key = $1; sub(/^[a-z]+: */, ""); print key "\t" $0
-		}' "$top/tests/kernel-mutants.txt"
-}
 declare -A m=()
+# the mutant's file, from and to, as make kernel-mutate reads them
 while IFS=$'\t' read -r k v; do
-	m[${k%:}]=$v
-done < <(read_mutant)
+	m[$k]=$v
+done < <("$top/scripts/kernel_mutate.py" --show "$id")
 [[ -n ${m[file]:-} && -n ${m[from]:-} ]] || fail "no mutant $id in tests/kernel-mutants.txt"
 
 # change FILE FROM TO: FROM, once in FILE, becomes TO (FILE made a copy of

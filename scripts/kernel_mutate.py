@@ -15,10 +15,13 @@ and not counted.
 
 Usage: kernel_mutate.py [--check] [ID...]
        kernel_mutate.py --rotate K N
+       kernel_mutate.py --show ID
   --check   only whether every mutant's text is in its file exactly once
   --rotate  K mutants of the list, the N-th K of them in turn (CI passes
             its commit count as N, so that successive runs go round the
             whole list)
+  --show    the mutant's file, from and to, a "KEY<TAB>VALUE" line each
+            (make check-bisect commits it)
 Environment:
   KERNEL_MUTANTS        the list (default tests/kernel-mutants.txt)
   KERNEL_MUTATE_SRC     the pristine tree (default: Debian's
@@ -266,12 +269,20 @@ def main(argv):
     mutants = parse(listing)
     if argv[:1] == ['--rotate']:
         wanted = rotate(mutants, argv)
+    if argv[:1] == ['--show']:
+        wanted = argv[1:2]
+        if len(argv) != 2:
+            die('usage: kernel_mutate.py --show ID')
     known = {m['id'] for m in mutants}
     for i in wanted:
         if i not in known:
             die(f'no mutant {i} in {listing}')
     if wanted:
         mutants = [m for m in mutants if m['id'] in wanted]
+    if argv[:1] == ['--show']:
+        for key in ('file', 'from', 'to'):
+            print(f'{key}\t{mutants[0][key]}')
+        return 0
     pristine = os.environ.get('KERNEL_MUTATE_SRC', '')
     if not pristine:
         p = subprocess.run([f'{TOP}/vm/kernel-src.sh', '--unpack'],

@@ -189,6 +189,18 @@ step "--rotate K N: the N-th K mutants, round the list; a bad count refused" '
 	done
 '
 
+step "--show ID: the mutant's file, from and to, a line each (make check-bisect reads them)" '
+	made_up
+	mutate --show sys-flags
+	expect_status 0
+	printf "file\tkernel/bpf/syscall.c\nfrom\tflags = 3;\nto\tflags = 4;\n" > "$T/want"
+	cmp "$T/want" "$T/out" || fail "$(<"$T/out")"
+	[[ ! -e $T/seen ]] || fail "a build ran"
+	mutate --show
+	expect_status 1
+	expect_file "$T/err" "kernel-mutate: usage: kernel_mutate.py --show ID"
+'
+
 step "a stale mutant stops the run before any build; --check says so" '
 	made_up
 	mutate --check
