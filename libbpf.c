@@ -331,16 +331,13 @@ struct token_create_attr {
 
 int bpf_token_create(int bpffs_fd, const struct bpf_token_create_opts *opts)
 {
-	struct token_create_attr attr;
+	struct token_create_attr attr = { .bpffs_fd = bpffs_fd };
 
 	if (!OPTS_VALID(opts)) {
 		errno = EINVAL;
 		return -1;
 	}
-	memset(&attr, 0, sizeof(attr));
 	attr.flags = OPTS_GET(opts, flags);
-	attr.bpffs_fd = bpffs_fd;
-
 	return sys_bpf(BPF_TOKEN_CREATE, &attr, sizeof(attr));
 }
 

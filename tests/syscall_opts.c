@@ -6,6 +6,7 @@
  * length of an info struct) reaches the caller.
  */
 #include "kselftest_harness.h"
+#include <sys/syscall.h>
 #include "bpffs_fixture.h"
 
 /* A caller built against a larger struct: ours, then fields we lack. */
@@ -118,6 +119,45 @@ TEST(link_create_refuses_opts_before_the_kernel)
 }
 
 /*
+ * Every call that takes opts refuses a struct whose sz was never set, with
+ * EINVAL from the library itself: errno is cleared first, and the fds and
+ * data given would make the kernel answer otherwise (EBADF) or not at all.
+ */
+TEST(every_call_with_opts_refuses_an_unset_sz_itself)
+{
+	struct bpf_map_create_opts map = {};
+	struct bpf_obj_get_opts get = {};
+	struct bpf_obj_pin_opts pin = {};
+	struct bpf_btf_load_opts btf = {};
+	struct bpf_link_create_opts link = {};
+	struct bpf_link_update_opts update = {};
+	struct bpf_token_create_opts token = {};
+	char btf_data[1] = { 0 };
+
+	errno = 0;
+	EXPECT_EQ(-1, bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, &map));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("map_create: %s", strerror(errno));
+	errno = 0;
+	EXPECT_EQ(-1, bpf_obj_get_opts("/nonexistent", &get));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("obj_get: %s", strerror(errno));
+	errno = 0;
+	EXPECT_EQ(-1, bpf_obj_pin_opts(-1, "/nonexistent", &pin));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("obj_pin: %s", strerror(errno));
+	errno = 0;
+	EXPECT_EQ(-1, bpf_btf_load(btf_data, sizeof(btf_data), &btf));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("btf_load: %s", strerror(errno));
+	errno = 0;
+	EXPECT_EQ(-1, bpf_link_create(-1, -1, BPF_CGROUP_INET_INGRESS, &link));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("link_create: %s", strerror(errno));
+	errno = 0;
+	EXPECT_EQ(-1, bpf_link_update(-1, -1, &update));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("link_update: %s", strerror(errno));
+	errno = 0;
+	EXPECT_EQ(-1, bpf_token_create(-1, &token));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("token_create: %s", strerror(errno));
+}
+
+/*
  * Asked for more than it has, the kernel fills its own struct bpf_map_info
  * and says how much that is; a caller must not read past it.
  */
@@ -136,6 +176,38 @@ TEST_F(fs, the_info_length_is_what_the_kernel_wrote)
 	EXPECT_GE(len, offsetof(struct bpf_map_info, name) + BPF_OBJ_NAME_LEN);
 	EXPECT_STREQ("opts", ((struct bpf_map_info *)buf)->name);
 	close(fd);
+}
+
+/*
+ * A link's info has fields the caller fills in: a raw tracepoint link reads
+ * tp_name and tp_name_len from the caller's struct, and writes the name
+ * there when both are set. bpf_link_get_info() asks for nothing, so they
+ * must reach the kernel as 0: it then says only how long the name is.
+ */
+TEST(link_info_asks_a_raw_tracepoint_link_for_nothing)
+{
+	static const char tp[] = "sys_enter";
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_link_info info;
+	union bpf_attr attr;
+	int prog, link;
+
+	prog = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, insns,
+			     sizeof(insns), "GPL", 0);
+	ASSERT_GE(prog, 0) TH_LOG("load: %s", strerror(errno));
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.name = (__u64)(unsigned long)tp;
+	attr.raw_tracepoint.prog_fd = prog;
+	link = syscall(__NR_bpf, BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
+	ASSERT_GE(link, 0) TH_LOG("raw_tracepoint_open: %s", strerror(errno));
+	EXPECT_EQ(0, bpf_link_get_info(link, &info)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(BPF_LINK_TYPE_RAW_TRACEPOINT, info.type);
+	EXPECT_EQ(sizeof(tp), info.raw_tracepoint.tp_name_len);
+	close(link);
+	close(prog);
 }
 
 TEST_HARNESS_MAIN

@@ -240,9 +240,9 @@ step ".ci/run counts a suite without counts that exits 0 (the fuzzer) as one pas
 	expect_ci silent 0 ok 1 0
 '
 
-step ".ci/run fails a suite on its exit status, its closing line counting no failure" '
+step ".ci/run fails a suite on its exit status, its closing line counting no failure, and counts it as one failure" '
 	ci exits_3
-	expect_ci exits_3 1 FAIL 1 0 "exit 3"
+	expect_ci exits_3 1 FAIL 1 1 "exit 3"
 '
 
 step ".ci/run counts a suite without counts that fails as one failure" '
