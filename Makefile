@@ -389,7 +389,7 @@ bench/bench_ops: bench/bench_ops.c libbpf.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) $(LDFLAGS) -o $@ $^
 
 bench: all bench/bench_ops $(TEST_BINS) $(TEST_OBJS) $(OTHER_ORDER_OBJS)
-	@scripts/deps.sh check vm bench
+	@scripts/deps.sh check vm bench $(if $(filter 0,$(BENCH_KERNEL)),,kernel)
 	@bench/run.sh
 
 install: all
@@ -426,7 +426,8 @@ help:
 	@echo '                  installed kselftest tree, each case a LAVA test case with check-vm'"'"'s verdict'
 	@echo 'make matrix-update  write the last runs into docs/kernel-matrix.md'
 	@echo 'make fuzz         fuzz the ELF loader for FUZZ_SECONDS (default 60)'
-	@echo 'make bench        print the benchmark table'
+	@echo 'make bench        print the benchmark table; the guests and a kernel from source gated as ratios'
+	@echo '                  to references of the same run (BENCH_VM=0, BENCH_KERNEL=0 leave them out)'
 	@echo 'make install      install binary, man page and sockex1_kern.o (PREFIX, DESTDIR)'
 	@echo 'make kselftest-install  the suite as an installed kselftest tree in INSTALL_PATH'
 	@echo '                  (default build/kselftest_install): run_kselftest.sh -c fds_example'

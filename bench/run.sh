@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # make bench: the project's costs measured side by side in one run, printed
-# as a table. Only the guests' times can fail it (bench/vm.sh: more than
-# 20 % over bench/baseline); the other numbers go to stdout.
+# as a table. Only the guests' and the source kernel's times can fail it
+# (bench/vm.sh, bench/kernel.sh: each figure's ratio to a reference
+# measured in the same run, more than 20 % over its baseline's ratio); the
+# other numbers go to stdout.
 #   BENCH_VM=0       skip the QEMU figures (they take most of the time)
+#   BENCH_KERNEL=0   skip the kernel built from source (a cold build: about
+#                    10 minutes)
 #   BENCH_RUNS=N     hyperfine runs per command (default 100)
 set -u
 
@@ -94,5 +98,11 @@ if [[ ${BENCH_VM:-1} == 1 ]]; then
 	bench/vm.sh || bench_failed=1
 else
 	echo "make check-vm                      skipped (BENCH_VM=0)"
+fi
+echo
+if [[ ${BENCH_KERNEL:-1} == 1 ]]; then
+	bench/kernel.sh || bench_failed=1
+else
+	echo "a kernel from source               skipped (BENCH_KERNEL=0)"
 fi
 exit "${bench_failed:-0}"

@@ -934,7 +934,8 @@ def groups(names):
     product = [n for n in PRODUCT if n in names]
     test_c = [n for n in names if re.fullmatch(r"tests/(helpers/|compat/)?[^/]+\.c", n)]
     harness = [n for n in names if n in ("tests/run.sh", "tests/lib.sh", "vm/check-vm.sh",
-                                         "vm/verdict.sh", ".ci/run")
+                                         "vm/verdict.sh", ".ci/run",
+                                         "bench/gate.sh", "bench/reference.sh")
                or re.fullmatch(r"scripts/[^/]+\.(sh|py)", n)]
     scenarios = [n for n in names if re.fullmatch(r"tests/scenarios/[^/]+\.sh", n)]
     taken = set(product + test_c + harness + scenarios)

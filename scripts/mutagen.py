@@ -57,6 +57,7 @@ TARGETS = [
     ("scripts/kselftest-install.sh", "sh"), ("scripts/mutate.sh", "sh"),
     ("scripts/judge.sh", "sh"),
     ("vm/verdict.sh", "sh"), (".ci/run", "sh"),
+    ("bench/gate.sh", "sh"), ("bench/reference.sh", "sh"),
     ("scripts/matrix.py", "py"), ("scripts/ktap_check.py", "py"),
     ("scripts/kernel_mutate.py", "py"),
 ]
@@ -78,6 +79,7 @@ SELF_TESTS = {
     "vm/verdict.sh": "vm_verdict",
     "scripts/kselftest-install.sh": "kselftest_install",
     "scripts/kernel_mutate.py": "kernel_mutate",
+    "bench/gate.sh": "bench_gate", "bench/reference.sh": "bench_gate",
 }
 TEST_C = re.compile(r"^tests/")
 

@@ -7,6 +7,7 @@
  * Each test has its own network namespace, so only its packets are on lo.
  */
 #include "kselftest_harness.h"
+#include <sys/mman.h>
 #include "bpffs_fixture.h"
 #include "bpf_load.h"
 
@@ -356,6 +357,32 @@ TEST(a_log_that_overflows_the_buffer_fills_it_and_keeps_the_verifier_errno)
 	EXPECT_EQ(LOG_BUF_SIZE - 1, strlen(bpf_log_buf));
 	if (fd >= 0)
 		close(fd);
+}
+
+/*
+ * A rejected program whose log the kernel refuses too: a buffer over its
+ * largest (UINT_MAX >> 2 bytes) is EINVAL on the second try, and that is
+ * the answer the caller gets (only a log that overflowed gives the
+ * verifier's errno back), with an empty log. The 1 GiB is reserved, not
+ * used: the wrapper touches its first and last bytes, the kernel none.
+ */
+TEST(a_log_buffer_the_kernel_refuses_is_reported_as_such)
+{
+	const struct bpf_insn insns[] = {
+		BPF_EXIT_INSN(),	/* r0 never written: EACCES */
+	};
+	const size_t size = 1U << 30;
+	char *log;
+
+	log = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	ASSERT_NE(MAP_FAILED, log) TH_LOG("%s", strerror(errno));
+	log[0] = 'x';
+	EXPECT_EQ(-1, bpf_prog_load_log(BPF_PROG_TYPE_SOCKET_FILTER, insns,
+					sizeof(insns), "GPL", 0, log, size));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ('\0', log[0]);
+	munmap(log, size);
 }
 
 /*
