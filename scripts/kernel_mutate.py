@@ -13,6 +13,12 @@ committed column of the unmutated kernel, src-VERSION in
 docs/kernel-matrix.md). A mutant that does not build is reported as such
 and not counted.
 
+A mutant may name in a "first:" line the test that killed it last time
+(make mutate's way): that test alone runs first, in one guest, and the
+whole suite only when it passes, so a kill costs one test's boot instead of
+the suite's; a verdict cannot change, only come sooner (a first: that names
+no test of the tree is stale).
+
 Usage: kernel_mutate.py [--check] [ID...]
        kernel_mutate.py --rotate K N
        kernel_mutate.py --show ID
@@ -46,7 +52,7 @@ import sys
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KEYS = ('id', 'file', 'from', 'to', 'why', 'equivalent')
+KEYS = ('id', 'file', 'from', 'to', 'why', 'equivalent', 'first')
 
 
 def die(msg):
@@ -89,8 +95,22 @@ def parse(path):
     return mutants
 
 
+def is_test(name):
+    """Whether name is a test of the tree: a scenario, or a kselftest C
+    test (a file with the harness's main)."""
+    if os.path.isfile(os.path.join(TOP, 'tests', 'scenarios', name + '.sh')):
+        return True
+    path = os.path.join(TOP, 'tests', name + '.c')
+    if not os.path.isfile(path):
+        return False
+    with open(path, encoding='utf-8', errors='replace') as f:
+        return 'TEST_HARNESS_MAIN' in f.read()
+
+
 def stale(m, tree):
     """Why mutant m cannot apply to tree, or None."""
+    if m.get('first') and not is_test(m['first']):
+        return f'first: {m["first"]} is not a test of this tree'
     path = os.path.join(tree, m['file'])
     if not os.path.isfile(path):
         return f'{m["file"]}: no such file'
@@ -141,13 +161,16 @@ def build(out, scratch, log):
     return 0, tuple(p.stdout.split())
 
 
-def boot(image, log):
-    """check-vm's exit status on the image, its output in log."""
+def boot(image, log, first=None):
+    """check-vm's exit status on the image, its output in log; with first,
+    that test alone, in one guest."""
     cmd = shlex.split(os.environ.get(
         'KERNEL_MUTATE_BOOT',
         f'make -s -C {TOP} check-vm KERNELS=none VM_SELFTEST=0 '
         f'VM_TIMEOUT={os.environ.get("KERNEL_MUTATE_TIMEOUT", "300")}'))
     env = dict(os.environ, KERNEL=image, QUIET_VM='1', KERNEL_SRC='')
+    if first:
+        env.update(VM_APPEND=f'FDS_TESTS={first}', VM_SHARDS='1')
     with open(log, 'w', encoding='utf-8') as f:
         return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT,
                               env=env, check=False).returncode
@@ -212,11 +235,17 @@ def run(mutants, pristine, work):
         try:
             rc, built = build(out, scratch,
                               os.path.join(logs, m['id'] + '.build'))
+            log = os.path.join(logs, m['id'] + '.log')
+            first = os.path.join(logs, m['id'] + '.first.log')
             if rc == 125:
                 result, detail = 'not-built', 'does not compile; not counted'
-            elif boot(built[1], os.path.join(logs, m['id'] + '.log')) != 0:
+            elif m.get('first') and \
+                    boot(built[1], first, m['first']) != 0:
                 result = 'killed'
-                detail = why_killed(os.path.join(logs, m['id'] + '.log'))
+                detail = why_killed(first) + ' (first)'
+            elif boot(built[1], log) != 0:
+                result = 'killed'
+                detail = why_killed(log)
             else:
                 result = 'equivalent' if m.get('equivalent') else 'SURVIVED'
                 detail = m.get('equivalent') or f'{m["from"]} -> {m["to"]}'

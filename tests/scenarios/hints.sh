@@ -231,6 +231,24 @@ step "-o of an ELF file for this machine: a BPF object, from clang -target bpf" 
 	[[ ! -e $FS/o ]] || fail "$FS/o was pinned"
 '
 
+# A machine with no words, in either byte order: the number as the header
+# says it (0x1234 both times), two bytes read in the order EI_DATA names.
+step "-o of an ELF file for a machine without words, either byte order: its number" '
+	for order in 1 2; do
+		if ((order == 1)); then bytes="\\x34\\x12"; else bytes="\\x12\\x34"; fi
+		{
+			printf "\\x7fELF\\x02\\x$order\\x01"
+			head -c 9 /dev/zero
+			printf "\\x00\\x00$bytes"
+			head -c 44 /dev/zero
+		} > "$T/m$order.o"
+		fds -F "$FS/o" -P -p -o "$T/m$order.o"
+		expect_status 1
+		expect_out "bpf: prog fd:-1 (Exec format error)"
+		expect_hint "$T/m$order.o is an ELF file for machine 4660, not a BPF object: -o wants one compiled with clang -target bpf, like sockex1_kern.o"
+	done
+'
+
 step "-o of a file that is not there: its path, not the kernel" '
 	fds -F "$FS/o" -P -p -o "$T/nosuch.o"
 	expect_status 1

@@ -17,7 +17,7 @@ scenario_begin
 # their record of what each build saw ($T/seen), and a list ($T/list).
 made_up()
 {
-	rm -rf "${T:?}"/{src,orig,work,bin,seen}
+	rm -rf "${T:?}"/{src,orig,work,bin,seen,seen.boots}
 	mkdir -p "$T/src/kernel/bpf" "$T/bin"
 	printf '%s\n' 'int pin(void)' '{' '	return check(1);' '}' \
 		'int get(void) { return 0; }' > "$T/src/kernel/bpf/inode.c"
@@ -38,6 +38,7 @@ END
 	cat > "$T/bin/boot" << 'END'
 #!/usr/bin/env bash
 echo "check-vm: booting $KERNEL"
+echo "${VM_APPEND:-whole suite} ${VM_SHARDS:-}" >> "$SEEN.boots"
 if ! grep -q 'return check(1);' "$KERNEL"; then
 	echo "check-vm: src-1.0: FAIL: the suite failed in the guest (exit 1)"
 	echo "Failing tests and steps:"
@@ -189,6 +190,25 @@ step "--rotate K N: the N-th K mutants, round the list; a bad count refused" '
 	done
 '
 
+step "first: that test alone kills at once; when it passes, the whole suite judges; a first: naming no test is stale" '
+	made_up
+	sed -i -e "/^id: ino-check$/a first: prog_pins" -e "/^id: ino-get$/a first: bad_input" "$T/list"
+	mutate ino-check ino-get
+	expect_status 1
+	results > "$T/got"
+	expect_file "$T/got" "baseline src-1.0 PASS" \
+		"killed ino-check src-1.0: prog_pins: pin checks (first)" \
+		"SURVIVED ino-get return 0; } -> return 1; }"
+	# the baseline, ino-check by its test alone, ino-get by its test then all
+	expect_file "$T/seen.boots" "whole suite " "FDS_TESTS=prog_pins 1" \
+		"FDS_TESTS=bad_input 1" "whole suite "
+	sed -i "s/^first: bad_input$/first: nosuch/" "$T/list"
+	mutate ino-get
+	expect_status 1
+	expect_out "kernel-mutate: stale ino-get: first: nosuch is not a test of this tree" \
+		"kernel-mutate: 1 mutants, 1 stale"
+'
+
 step "--show ID: the mutant's file, from and to, a line each (make check-bisect reads them)" '
 	made_up
 	mutate --show sys-flags
@@ -213,6 +233,15 @@ step "a stale mutant stops the run before any build; --check says so" '
 		"kernel-mutate: stale sys-flags: kernel/bpf/syscall.c: the text is there 0 times, not once: flags = 5;" \
 		"kernel-mutate: 4 mutants, 1 stale"
 	[[ ! -e $T/seen ]] || fail "a build ran"
+	# --check ID: that mutant alone
+	mutate --check ino-get
+	expect_status 0
+	expect_file "$T/out" "kernel-mutate: 1 mutants, 0 stale"
+	mutate --check sys-flags
+	expect_status 1
+	expect_file "$T/out" \
+		"kernel-mutate: stale sys-flags: kernel/bpf/syscall.c: the text is there 0 times, not once: flags = 5;" \
+		"kernel-mutate: 1 mutants, 1 stale"
 '
 
 step "a kernel that fails unmutated judges nothing" '

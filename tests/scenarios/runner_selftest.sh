@@ -142,6 +142,9 @@ step "the results are files: counts, failures, KTAP as printed" '
 	grep -qx "hangs: TIMEOUT 3s" "$T/all.res/failures" || fail "no hangs: TIMEOUT 3s"
 	grep -qx "skips: needy (skipped: missing NEVER: never)" "$T/all.res/failures" ||
 		fail "no skips: needy: $(<"$T/all.res/failures")"
+	# a test that broke (the timeout) is one failing case named after it
+	grep -qx "hangs	hangs	fail" "$T/all.res/cases" ||
+		fail "no case line for hangs: $(<"$T/all.res/cases")"
 	mapfile -t printed < "$T/all.out"
 	mapfile -t kept < "$T/all.res/ktap"
 	[[ ${kept[*]} == "${printed[*]:0:${#printed[@]}-1}" ]] || fail "the kept KTAP differs"
