@@ -62,6 +62,8 @@ fake last_passes 0 "1 passed, 1 failed, 0 skipped" "mutate: 2 passed, 0 failed"
 fake last_fails 0 "mutate: 2 passed, 0 failed" "1 passed, 1 failed, 0 skipped"
 fake exits_3 3 "ok 1 one" "1 passed, 0 failed, 0 skipped"
 fake fails_silently 2
+fake fails_at_length 1 "ok 1 one" "line 2" "line 3" "line 4" "line 5" "line 6" \
+	"0 passed, 1 failed, 0 skipped"
 # more than the 4 KiB of file a step below lets the judge write
 lines=()
 for i in {1..1000}; do
@@ -203,18 +205,23 @@ ci()
 # expect_ci FAKE STATUS VERDICT PASSED FAILED [WHY]: the run of ci FAKE
 # exited STATUS and printed exactly the suite's command line, FAKE's output
 # (its stderr last), "=== FAKE failed (WHY)" when WHY is given, and the
-# report: the suite's line saying VERDICT with those counts, then the
-# totals, the last line.
+# report: the suite's line saying VERDICT with those counts, for a failed
+# suite the last 5 lines of its output under its name, then the totals,
+# the last line.
 expect_ci()
 {
-	local want line
+	local want line output
 	expect_status "$2" || return 1
-	want=("=== $1: $T/$1")
-	mapfile -t -O 1 want < "$T/$1.want"
-	want+=("a note from $1")
+	mapfile -t output < "$T/$1.want"
+	output+=("a note from $1")
+	want=("=== $1: $T/$1" "${output[@]}")
 	[[ -z ${6:-} ]] || want+=("=== $1 failed ($6)")
 	printf -v line '%-58s %-4s %5d passed %3d failed Ns' "$1" "$3" "$4" "$5"
-	want+=("=== every suite (total N s)" "$line" "$4 passed, $5 failed")
+	want+=("=== every suite (total N s)" "$line")
+	((${#output[@]} > 5)) && output=("${output[@]:${#output[@]}-5}")
+	[[ -z ${6:-} ]] ||
+		want+=("=== the end of each failed suite's log" "--- $1" "${output[@]}")
+	want+=("$4 passed, $5 failed")
 	expect_out "${want[@]}"
 }
 
@@ -243,6 +250,11 @@ step ".ci/run counts a suite without counts that exits 0 (the fuzzer) as one pas
 step ".ci/run fails a suite on its exit status, its closing line counting no failure, and counts it as one failure" '
 	ci exits_3
 	expect_ci exits_3 1 FAIL 1 1 "exit 3"
+'
+
+step ".ci/run ends its report with the last five lines of a failed suite" '
+	ci fails_at_length
+	expect_ci fails_at_length 1 FAIL 0 1 "exit 1"
 '
 
 step ".ci/run counts a suite without counts that fails as one failure" '
