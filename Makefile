@@ -323,10 +323,12 @@ kselftest-install: test-build $(KSELFTEST_RUNNER)
 	@scripts/kselftest-install.sh $(INSTALL_PATH) $(CACHE)
 
 # The whole suite natively, installed, as the engines run it:
-# run_kselftest.sh -c fds_example, its output read by tests/run.sh.
+# run_kselftest.sh -c fds_example, its output read by tests/run.sh, whose
+# plan (tests/runner/plan.sh) says so.
 check-kselftest: kselftest-install $(CACHE)/kunit/kunit_parser.py
 	@scripts/deps.sh check
-	@FDS_KSELFTEST=$(INSTALL_PATH) scripts/judge.sh tests/run.sh
+	@mkdir -p build && echo 'kselftest=$(INSTALL_PATH)' > build/check-kselftest.plan
+	@scripts/judge.sh tests/run.sh --plan build/check-kselftest.plan
 
 kselftest-gen_tar: kselftest-install
 	@mkdir -p $(INSTALL_PATH)/kselftest-packages

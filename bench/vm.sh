@@ -131,7 +131,7 @@ write_guest_seconds()
 		echo "# TCG, two guests at once as make check-vm runs them), from the kernel"
 		echo "# runner's header line to its result line, the mean over $runs runs of the"
 		echo "# matrix: tests/run.sh shares a kernel's suite out among its guests"
-		echo "# (FDS_SHARD) and lanes (FDS_LANES) by its column (FDS_LABEL; another"
+		echo "# (its plan's shard=) and lanes (lanes=) by its column (label=; another"
 		echo "# kernel by a test's mean); a test not named here counts 1 s."
 		echo "# BENCH_UPDATE=1 make bench rewrites this file ($(date -u +%Y-%m-%d))."
 		echo "test ${M_LABELS[*]}"

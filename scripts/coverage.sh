@@ -92,9 +92,10 @@ copy_tree()
 
 # The environment of the build and of the run alike: make in a test (make
 # install, make -n) then finds the flags of .build-flags and rebuilds
-# nothing. A make that started this one passes nothing on.
+# nothing. A make that started this one passes nothing on. (What the run
+# does is its plan, never the environment: tests/runner/plan.sh.)
 cov_env=(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u FDS_COVERAGE_TEST -u FDS_COV_OWNER
-	 -u FDS_RESULTS -u FDS_KSELFTEST -u FDS_FAIL_FAST -u FDS_SHARD -u FDS_LANES -u FDS_IN_VM
+	 -u FDS_IN_VM
 	 -u GCOV_PREFIX -u BASH_ENV
 	 CFLAGS="$COV_CFLAGS" LDFLAGS="$COV_LDFLAGS")
 

@@ -54,9 +54,11 @@ copy_suite()
 	cp "$top/fds_example" "$top/sockex1_kern.o" "$top/fds_example.8" "$col/"
 	cp "$top/scripts/transcript.sh" "$top/scripts/tutorial.sh" "$top/scripts/sandbox" "$col/scripts/"
 	cp "$top/examples/lo_watch" "$col/examples/"
-	# run.sh reads run_kselftest.sh's output (FDS_KSELFTEST): the guests
-	# of make check-vm and make check-lava run the tree with it.
+	# run.sh reads run_kselftest.sh's output (its plan's kselftest=): the
+	# guests of make check-vm and make check-lava run the tree with it.
+	mkdir -p "$col/tests/runner"
 	cp "$top/tests/lib.sh" "$top/tests/run.sh" "$col/tests/"
+	cp "$top"/tests/runner/*.sh "$col/tests/runner/"
 	cp -r "$top/tests/data" "$top/tests/bin" "$col/tests/"
 	find "$col/tests/bin" \( -name '*.d' -o -name '*.t.o' -o -name bpffs_fixture.o \) -delete
 	mkdir -p "$col/tests/scenarios"

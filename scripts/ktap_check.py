@@ -18,10 +18,10 @@ The rules checked first, each naming its line:
   - results are numbered 1, 2, ... within a level; names are unique within
     a level and hold no '#'; the only directives are SKIP and TIMEOUT, and
     a TIMEOUT is "not ok".
-When the tests ran through the kernel's runner (tests/run.sh with
-FDS_KSELFTEST), RESULTS_DIR also has "kselftest.ktap", what
+When the tests ran through the kernel's runner (tests/run.sh whose plan
+has kselftest=), RESULTS_DIR also has "kselftest.ktap", what
 run_kselftest.sh printed, and "kselftest.counts", the runner's verdicts
-(one per test); with lanes (tests/run.sh's FDS_LANES=N) lane K's output,
+(one per test); with lanes (tests/run.sh's plan's lanes=N) lane K's output,
 K > 1, is kselftest.K.ktap, each a KTAP document of its own, whose totals
 add up to those counts. Its top level must follow the same rules, but that a
 failing test's line may end in the runner's " # exit=N" (ktap.rst's
@@ -210,7 +210,7 @@ def check(paths, want, kunit_dir, runner=False):
 
 def lanes(results):
     """What run_kselftest.sh printed: kselftest.ktap, and with lanes
-    (tests/run.sh's FDS_LANES) kselftest.K.ktap for lane K, in lane order."""
+    (tests/run.sh's plan's lanes=) kselftest.K.ktap for lane K, in lane order."""
     found = []
     for name in os.listdir(results):
         m = re.match(r'^kselftest\.([0-9]+)\.ktap$', name)

@@ -53,7 +53,7 @@ TARGETS = [
     ("tc_pinning.c", "c"), ("sha1.c", "c"), ("bpf_load.c", "c"),
     ("hints.c", "c"), ("lo_net.c", "c"), ("examples/lo_watch.c", "c"),
     ("tests/bpffs_fixture.c", "c"), ("tests/helpers/*.c", "c"),
-    ("tests/run.sh", "sh"), ("tests/lib.sh", "sh"),
+    ("tests/run.sh", "sh"), ("tests/runner/*.sh", "sh"), ("tests/lib.sh", "sh"),
     ("scripts/kselftest-install.sh", "sh"), ("scripts/mutate.sh", "sh"),
     ("scripts/judge.sh", "sh"),
     ("vm/verdict.sh", "sh"), (".ci/run", "sh"),
@@ -73,6 +73,11 @@ GROUPS = {"c": "product C", "sh": "harness", "py": "harness"}
 # lines reached in its own process (@suite) need the whole suite otherwise.
 SELF_TESTS = {
     "tests/run.sh": "runner_selftest", "tests/lib.sh": "lib_selftest",
+    "tests/runner/plan.sh": "runner_selftest",
+    "tests/runner/test.sh": "runner_selftest",
+    "tests/runner/kselftest.sh": "runner_selftest",
+    "tests/runner/judge.sh": "runner_selftest",
+    "tests/runner/results.sh": "runner_selftest",
     "scripts/ktap_check.py": "runner_selftest",
     "scripts/matrix.py": "matrix_selftest", "scripts/judge.sh": "judges",
     ".ci/run": "judges", "scripts/mutate.sh": "mutate_selftest",

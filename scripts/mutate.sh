@@ -170,21 +170,33 @@ done
 build() {
 	make -C "$1" -s test-build > "$1/build.log" 2>&1
 }
-# A runner that hangs is stopped after MUTATE_SUITE_TIMEOUT seconds (a
-# verdict too: the mutant made the suite hang).
+# write_plan DIR RESULTS: the runner's plan (tests/runner/plan.sh) for a
+# run in copy DIR, into DIR/build/mutate.plan: a skip fails, as in CI, the
+# first failure ends the run, and its results go to
+# DIR/build/results/RESULTS (empty: the runner's own default).
+write_plan() {
+	mkdir -p "$1/build" &&
+	printf '%s\n' ci=true fail_fast=1 "timeout=${TEST_TIMEOUT:-300}" \
+		${2:+"results=$1/build/results/$2"} > "$1/build/mutate.plan"
+}
+# suite DIR RESULTS [TEST...]: the suite (or TEST...) in copy DIR, its
+# results as write_plan says. A runner that hangs is stopped after
+# MUTATE_SUITE_TIMEOUT seconds (a verdict too: the mutant made the suite
+# hang).
 suite() {
 	local dir=$1
-	shift
-	(cd "$dir" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-300} \
-		timeout --kill-after=10 "${MUTATE_SUITE_TIMEOUT:-1800}" \
-		"$TOP/scripts/judge.sh" --ktap tests/run.sh "$@" > "$dir/suite.log" 2>&1)
+	write_plan "$dir" "$2" || return 1
+	shift 2
+	(cd "$dir" && timeout --kill-after=10 "${MUTATE_SUITE_TIMEOUT:-1800}" \
+		"$TOP/scripts/judge.sh" --ktap tests/run.sh --plan build/mutate.plan "$@" \
+		> "$dir/suite.log" 2>&1)
 }
 # first_test DIR TEST: that test alone (its name is the runner's pattern).
 first_test() {
-	(cd "$1" && CI=true FDS_FAIL_FAST=1 TEST_TIMEOUT=${TEST_TIMEOUT:-300} \
-		FDS_RESULTS=$1/build/results/first \
-		timeout --kill-after=10 "${MUTATE_SUITE_TIMEOUT:-1800}" \
-		"$TOP/scripts/judge.sh" --ktap tests/run.sh "$2" > "$1/first.log" 2>&1)
+	write_plan "$1" first || return 1
+	(cd "$1" && timeout --kill-after=10 "${MUTATE_SUITE_TIMEOUT:-1800}" \
+		"$TOP/scripts/judge.sh" --ktap tests/run.sh --plan build/mutate.plan "$2" \
+		> "$1/first.log" 2>&1)
 }
 # first_failure DIR RESULTS: the test whose failure stopped the run, from
 # the runner's results (tests/run.sh) in DIR/build/results/RESULTS.
@@ -228,13 +240,13 @@ run_one() {
 	elif [[ $select != - && -n $select ]]; then
 		# the tests that reach the line, their results apart
 		# shellcheck disable=SC2086 # test names, split on purpose
-		if FDS_RESULTS=$dir/build/results/selected suite "$dir" $select; then
+		if suite "$dir" selected $select; then
 			result=survived
 			[[ -n ${equivs[$i]} ]] && result=equivalent
 		else
 			result=killed by=selected
 		fi
-	elif suite "$dir"; then
+	elif suite "$dir" ""; then
 		result=survived
 		[[ -n ${equivs[$i]} ]] && result=equivalent
 	else
@@ -325,7 +337,7 @@ for i in "${todo[@]}"; do
 done
 baseline=()
 ((whole)) || mapfile -t baseline < <(printf '%s\n' "${!wanted[@]}" | LC_ALL=C sort)
-if ! FDS_RESULTS=$base/0/build/results/host suite "$base/0" "${baseline[@]}"; then
+if ! suite "$base/0" host "${baseline[@]}"; then
 	cat "$base/0/build/results/host/failures" >&2
 	tail -n 5 "$base/0/suite.log" >&2
 	die "the suite fails on the unchanged tree; fix that first"

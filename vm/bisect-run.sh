@@ -6,7 +6,7 @@
 # At each commit: builds the tree (vm/kernel-src.sh, out of tree in the
 # project's build/kernel/bisect-*, incrementally from one commit to the
 # next), boots it with make check-vm and runs the whole guest suite, or
-# each TEST named (a test's name, as make check-vm's FDS_TESTS takes it).
+# each TEST named (a test's name, as make check-vm's VM_APPEND=FDS_TESTS=NAME takes it).
 # BISECT_ROWS="ROW=VALUE ...": the kernel matrix's rows (tests/data and
 # docs/kernel-matrix.md name them) must also have these values.
 # Exit status, as git bisect run reads it: 0 good; 1 bad (a test failed,

@@ -35,10 +35,12 @@
 #   VM_MACHINE, VM_CPU, VM_ACCEL_OPTS  QEMU's -M, -cpu (TCG) and -accel
 #                                 options instead of the architecture's
 #                                 (make bench compares them)
-#   VM_APPEND="..."               extra kernel command line (FDS_TESTS=NAME
-#                                 runs only the tests matching NAME;
-#                                 FDS_ARCH_ONCE=1 the kernel-independent
-#                                 tests too; FDS_BOOT_ONLY=1 no test)
+#   VM_APPEND="..."               extra kernel command line (FDS_BOOT_ONLY=1
+#                                 no test), and items of the guests' plan:
+#                                 FDS_TESTS=NAME runs only the tests
+#                                 matching NAME, FDS_ARCH_ONCE=1 the
+#                                 kernel-independent tests too, FDS_LANES=N
+#                                 N lanes (see guest_initrd)
 #   VM_SELFTEST=0                 skip the broken-guest checks
 #   VM_OFF_GRACE=seconds          how long QEMU may run on after its guest
 #                                 sent its results (default 10): a kernel
@@ -331,12 +333,24 @@ selftest_limit=$((120 * slowdown))
 # (tests/run.sh's files, kernel, exit) in build/results/LABEL. Their KTAP
 # is checked on this host by scripts/ktap_check.py (a guest has no Python),
 # whose complaints, if any, are left in NAME.ktap-check.
+
+# add_archive BASE DIR OUT: OUT, the initramfs BASE with the files under
+# DIR appended as a second cpio archive (which the kernel unpacks over the
+# first).
+add_archive()
+{
+	(cd "$2" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) > "$3.cpio" &&
+	cat "$1" "$3.cpio" > "$3.new" && mv "$3.new" "$3"
+	local rc=$?
+	rm -f "$3.cpio" "$3.new"
+	return "$rc"
+}
+
 # kernel_initrd LABEL KERNEL: the initramfs for KERNEL, made once for all
-# its guests: the shared one with, appended as a second cpio archive
-# (which the kernel unpacks over the first), the modules for tc that
-# vm/fetch-kernels.sh left beside it, in /lib/fds-modules (vm/init loads
-# them); the shared one alone for a kernel without them (KERNEL=...).
-# Prints its path.
+# its guests: the shared one with, appended as a second cpio archive, the
+# modules for tc that vm/fetch-kernels.sh left beside it, in
+# /lib/fds-modules (vm/init loads them); the shared one alone for a kernel
+# without them (KERNEL=...). Prints its path.
 kernel_initrd()
 {
 	local mods tmp out=$build/$1.initramfs.cpio
@@ -348,32 +362,80 @@ kernel_initrd()
 	tmp=$build/$1.modules
 	rm -rf "$tmp" "$out"
 	if ! { mkdir -p "$tmp/lib/fds-modules" && cp "$mods"/* "$tmp/lib/fds-modules/" &&
-	       (cd "$tmp" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) > "$tmp.cpio" &&
-	       cat "$initrd" "$tmp.cpio" > "$out.new" && mv "$out.new" "$out"; }; then
+	       add_archive "$initrd" "$tmp" "$out"; }; then
 		say "$1: cannot add its modules to the initramfs; its guests boot without them" >&2
-		rm -f "$out.new"
 		out=$initrd
 	fi
-	rm -rf "$tmp" "$tmp.cpio"
+	rm -rf "$tmp"
 	echo "$out"
 }
 
-# run_kernel LABEL KERNEL INITRD [APPEND [K/N]]: with K/N, guest K of the
-# N that share the kernel's suite: named LABEL-shardK, its results in
-# build/results/LABEL/shard-K, its start and end in NAME.span
-# (microseconds). The guest plans its share by its kernel's column of
-# tests/data/guest-seconds (FDS_LABEL: the matrix's name for it).
+# The plan's items a person may give in VM_APPEND, as they were given
+# before plans (vm/bisect-run.sh's FDS_TESTS=NAME): each FDS_TESTS=,
+# FDS_ARCH_ONCE= and FDS_LANES= word becomes the plan's tests=, arch_once=
+# and lanes= line (vm_plan), and append_rest keeps the other words, the
+# guest's kernel command line.
+vm_plan=() append_rest=''
+for word in ${VM_APPEND:-}; do
+	case $word in
+	FDS_TESTS=*) vm_plan+=("tests=${word#*=}") ;;
+	FDS_ARCH_ONCE=*) vm_plan+=("arch_once=${word#*=}") ;;
+	FDS_LANES=*) vm_plan+=("lanes=${word#*=}") ;;
+	*) append_rest+=" $word" ;;
+	esac
+done
+append_rest=${append_rest# }
+
+# guest_initrd NAME INITRD PLAN...: INITRD with the guest's plan
+# (tests/runner/plan.sh), the lines PLAN..., appended as /plan, where
+# vm/init gives it to tests/run.sh: the guest runs its installed suite
+# from /kselftest in lanes, one per vCPU, its results in /tmp/results,
+# which vm/init sends, and CI's strictness is the host's.
+# Prints its path, $build/NAME.guest.cpio (removed after its boot).
+guest_initrd()
+{
+	local rd=$2 tmp=$build/$1.plan out=$build/$1.guest.cpio rc=0
+	shift 2
+	rm -rf "$tmp"
+	if ! { mkdir -p "$tmp" &&
+	       printf '%s\n' guest=1 kselftest=/kselftest results=/tmp/results \
+		       "lanes=$guest_cpus" "${ci_plan[@]}" "$@" "${vm_plan[@]}" > "$tmp/plan" &&
+	       add_archive "$rd" "$tmp" "$out"; }; then
+		rc=1
+	fi
+	rm -rf "$tmp"
+	((rc == 0)) && echo "$out"
+	return "$rc"
+}
+ci_plan=()
+[[ -n ${CI:-} ]] && ci_plan=("ci=$CI")
+
+# run_kernel LABEL KERNEL INITRD [PLAN [K/N]]: one guest, whose plan has
+# also the line PLAN (arch_once=1, its architecture's first guest), and
+# with K/N, guest K of the N that share the kernel's suite: named
+# LABEL-shardK, its results in build/results/LABEL/shard-K, its start and
+# end in NAME.span (microseconds). The guest plans its share by its
+# kernel's column of tests/data/guest-seconds (label=: the matrix's name
+# for it).
 run_kernel()
 {
-	local label=$1 k=$2 rd=$3 name=$1 v rc dir=$results/$1 append=${4:-} start=${EPOCHREALTIME/./}
+	local label=$1 k=$2 rd=$3 name=$1 v rc dir=$results/$1 start=${EPOCHREALTIME/./}
+	local -a plan=("timeout=$limit" "label=${label#"$name_prefix"}")
+	[[ -n ${4:-} ]] && plan+=("$4")
 	if [[ -n ${5:-} ]]; then
 		name=$label-shard${5%/*} dir=$results/$label/shard-${5%/*}
-		append+=" FDS_SHARD=$5"
+		plan+=("shard=$5")
 	fi
 	say "booting $name: $k ($accel, timeout ${limit}s)"
-	boot "$name" "$k" "$accel" "$limit" \
-		"TEST_TIMEOUT=$limit FDS_LABEL=${label#"$name_prefix"}${CI:+ CI=$CI} $append${VM_APPEND:+ $VM_APPEND}" "$rd" "$guest_cpus"
-	rc=$?
+	if rd=$(guest_initrd "$name" "$rd" "${plan[@]}"); then
+		boot "$name" "$k" "$accel" "$limit" "$append_rest" "$rd" "$guest_cpus"
+		rc=$?
+		rm -f "$rd"
+	else
+		say "$name: cannot add its plan to the initramfs" > "$build/$name.log"
+		rc=1
+		echo 0 > "$build/$name.total"
+	fi
 	unpack_results "$name" "$dir"
 	v=$(verdict "$name" "$rc" "$limit" "$dir")
 	echo "$v" > "$build/$name.verdict"
@@ -437,8 +499,8 @@ run_selftest()
 # bpf_dispatcher_xdp_func, with its tests in two lanes). So a kernel's
 # suite is shared out among guests instead: VM_SHARDS (data/arches'
 # shards: 2 for x86) guests of the same kernel at once, each running its
-# share (tests/run.sh's FDS_SHARD), their results put together for the
-# kernel (merge_shards). On the 2-core CI machine a kernel's verdict then
+# share (the shard= of its plan, tests/runner/plan.sh), their results put
+# together for the kernel (merge_shards). On the 2-core CI machine a kernel's verdict then
 # comes in under 30 s, where one guest took 33 to 48 s, and the whole
 # matrix in about the same time. Under KVM a guest has 2 vCPUs, each
 # running a lane of tests (vm/init), and a kernel one guest.
@@ -493,7 +555,7 @@ start_job()
 # architecture's, i386's 32-bit build too, run in its first guest.
 for ((i = ${#kernels[@]} - 1; i >= 0; i--)); do
 	once=''
-	((i == 0)) && [[ $arch != amd64 ]] && once=FDS_ARCH_ONCE=1
+	((i == 0)) && [[ $arch != amd64 ]] && once=arch_once=1
 	rm -rf "${results:?}/${labels[i]}"
 	rd=$(kernel_initrd "${labels[i]}" "${kernels[i]}")
 	# A kernel's guests start together, once there is room for all of

@@ -2,7 +2,7 @@
 # make kselftest-install: the suite as an installed kselftest tree, driven
 # by the kernel's own run_kselftest.sh as the engines drive it: its -l,
 # -t and -d -c fds_example (make check-kselftest and make check-vm run it
-# whole), and tests/run.sh's reading of its output (FDS_KSELFTEST) on a
+# whole), and tests/run.sh's reading of its output (its plan's kselftest=) on a
 # scratch collection whose tests pass, fail, skip and hang.
 # It checks the source tree's installer, so it is not installed itself:
 # kselftest: source tree only
@@ -98,8 +98,8 @@ step "the list names every C test and scenario, but those of the source tree, ea
 '
 
 # What the tests run, as in the tree: the CLI, its test object and man
-# page, the transcript replayer, the example, the runner and lib.sh, the
-# data, the documents, the fuzzer's regression inputs, and the built
+# page, the transcript replayer, the example, the runner, its parts and
+# lib.sh, the data, the documents, the fuzzer's regression inputs, and the built
 # tests and helpers (without the build's .d and object files).
 step "the collection holds what the tests run, as in the tree; each scenario's entry point is mode 755" --needs RUNNER '
 	col=$T/ks/fds_example
@@ -107,7 +107,7 @@ step "the collection holds what the tests run, as in the tree; each scenario's e
 		scripts/tutorial.sh scripts/sandbox examples/lo_watch tests/lib.sh tests/run.sh; do
 		cmp "$f" "$col/$f"
 	done
-	for d in tests/data docs fuzz/regression; do
+	for d in tests/data tests/runner docs fuzz/regression; do
 		diff -r "$d" "$col/$d"
 	done
 	# (names only: make rebuilds what is there, also while this runs)
@@ -158,11 +158,20 @@ step "run_kselftest.sh -t runs a scenario and a C test from the tree alone" --ne
 	! grep -q "^# not ok" "$T/t.out" || fail "a case failed: $(grep "^# not ok" "$T/t.out")"
 '
 
-# The runs of tests/run.sh below get FDS_MATRIX_OUT= (their own, in their
-# results): the outer run's, inherited, would be truncated, and with it the
-# matrix rows of the tests that ran before this one.
+# plan FILE KEY=VALUE...: FILE, a plan for tests/run.sh (tests/runner/plan.sh)
+# of these lines. The runs of tests/run.sh below write their matrix rows
+# into their own results, never into the outer run's, and read nothing of
+# the outer run's plan.
+plan()
+{
+	local file=$1
+	shift
+	printf "%s\n" "$@" > "$file"
+}
+
 step "tests/run.sh reads the runner's output as the cases each test printed" --needs RUNNER,KUNIT '
-	FDS_MATRIX_OUT= FDS_KSELFTEST=$T/ks FDS_RESULTS=$T/res tests/run.sh transcript > "$T/run.out" 2>&1 ||
+	plan "$T/run.plan" kselftest=$T/ks results=$T/res
+	tests/run.sh --plan "$T/run.plan" transcript > "$T/run.out" 2>&1 ||
 		fail "run.sh failed: $(<"$T/run.out")"
 	read -r p f s < "$T/res/counts"
 	want=$(grep -c "^# ok " "$T/res/kselftest.ktap")
@@ -173,8 +182,8 @@ step "tests/run.sh reads the runner's output as the cases each test printed" --n
 
 # A scratch collection: tests that pass, fail, skip (exit 4), hang past
 # the settings timeout, and one listed but never installed. Its run must
-# not inherit an outer run's FDS_FAIL_FAST or TEST_TIMEOUT (make mutate sets
-# both): they would stop it early, or override the settings' timeout.
+# not take an outer run's TEST_TIMEOUT or CI (make mutate sets both): they
+# would override the settings' timeout, or fail its skip.
 scratch_test()
 {
 	printf "%s\n" "#!/bin/sh" "$2" > "$T/sc/fds_example/$1"
@@ -193,7 +202,8 @@ step "setup: a scratch collection" --needs RUNNER '
 
 step "tests/run.sh judges the runner's ok, not ok, SKIP, TIMEOUT and missing test" --needs RUNNER,KUNIT '
 	rc=0
-	FDS_MATRIX_OUT= FDS_FAIL_FAST= TEST_TIMEOUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/scres CI= tests/run.sh > "$T/sc.out" 2>&1 || rc=$?
+	plan "$T/sc.plan" kselftest=$T/sc results=$T/scres
+	TEST_TIMEOUT= CI= tests/run.sh --plan "$T/sc.plan" > "$T/sc.out" 2>&1 || rc=$?
 	((rc == 1)) || fail "run.sh exited $rc, not 1"
 	tail -n 1 "$T/sc.out" | grep -qx "3 passed, 3 failed, 1 skipped" ||
 		fail "closing line: $(tail -n 1 "$T/sc.out")"
@@ -207,12 +217,12 @@ step "tests/run.sh judges the runner's ok, not ok, SKIP, TIMEOUT and missing tes
 	scripts/ktap_check.py "$T/scres"
 '
 
-# Lanes (FDS_LANES): two runners at once, each a share of the tests. "a"
+# Lanes (lanes=N): two runners at once, each a share of the tests. "a"
 # and "b" each wait for the other to have started, so they pass only if
 # they run at the same time, which one runner never does; the rest are
 # judged as in one lane, and each lane's output is a KTAP document of its
 # own that the kernel's parser reads.
-step "FDS_LANES=2: two runners at once, the same verdicts, each lane valid KTAP" --needs RUNNER,KUNIT '
+step "lanes=2: two runners at once, the same verdicts, each lane valid KTAP" --needs RUNNER,KUNIT '
 	for t in a b; do
 		o=$([[ $t == a ]] && echo b || echo a)
 		scratch_test "$t" "touch $T/$t.started; n=0; while [ ! -e $T/$o.started ] && [ \$n -lt 40 ]; do sleep 0.05; n=\$((n + 1)); done; [ -e $T/$o.started ] || exit 1; printf \"KTAP version 1\n1..1\nok 1 met\n\""
@@ -220,8 +230,8 @@ step "FDS_LANES=2: two runners at once, the same verdicts, each lane valid KTAP"
 	echo timeout=10 > "$T/sc/fds_example/settings"
 	printf "fds_example:%s\n" pass fail skip a b gone > "$T/sc/kselftest-list.txt"
 	rc=0
-	FDS_LANES=2 FDS_MATRIX_OUT= FDS_FAIL_FAST= TEST_TIMEOUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/lanes CI= \
-		tests/run.sh > "$T/lanes.out" 2>&1 || rc=$?
+	plan "$T/lanes.plan" lanes=2 kselftest=$T/sc results=$T/lanes
+	TEST_TIMEOUT= CI= tests/run.sh --plan "$T/lanes.plan" > "$T/lanes.out" 2>&1 || rc=$?
 	((rc == 1)) || fail "run.sh exited $rc, not 1"
 	tail -n 1 "$T/lanes.out" | grep -qx "5 passed, 2 failed, 1 skipped" ||
 		fail "closing line: $(tail -n 1 "$T/lanes.out")"
@@ -240,12 +250,12 @@ step "FDS_LANES=2: two runners at once, the same verdicts, each lane valid KTAP"
 	grep -q "in 2 lanes" "$T/lanes.check" || fail "$(<"$T/lanes.check")"
 '
 
-# Shards (FDS_SHARD=K/N): make check-vm's N guests of one kernel each run
+# Shards (shard=K/N): make check-vm's N guests of one kernel each run
 # lane K of the same plan; together every test once.
-step "FDS_SHARD=1/2 and 2/2 run every test once between them; a bad K/N is refused" --needs RUNNER,KUNIT '
+step "shard=1/2 and 2/2 run every test once between them; a bad K/N is refused" --needs RUNNER,KUNIT '
 	for k in 1 2; do
-		FDS_SHARD=$k/2 FDS_MATRIX_OUT= FDS_FAIL_FAST= TEST_TIMEOUT= FDS_KSELFTEST=$T/sc \
-			FDS_RESULTS=$T/shard$k CI= tests/run.sh > "$T/shard$k.out" 2>&1 || true
+		plan "$T/shard$k.plan" shard=$k/2 kselftest=$T/sc results=$T/shard$k
+		TEST_TIMEOUT= CI= tests/run.sh --plan "$T/shard$k.plan" > "$T/shard$k.out" 2>&1 || true
 		grep -qx "# shard $k of 2: the other tests run in other guests" "$T/shard$k/ktap" ||
 			fail "shard $k: no shard line: $(head -n 3 "$T/shard$k/ktap")"
 		scripts/ktap_check.py "$T/shard$k" > "$T/shard$k.check" || fail "$(<"$T/shard$k.check")"
@@ -256,33 +266,35 @@ step "FDS_SHARD=1/2 and 2/2 run every test once between them; a bad K/N is refus
 	((n1 == 3)) || fail "shard 1 ran $n1 of the 6 tests"
 	for bad in 0/2 3/2 1/0 x; do
 		rc=0
-		FDS_SHARD=$bad FDS_MATRIX_OUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/badshard tests/run.sh > "$T/bad.out" 2>&1 || rc=$?
-		((rc == 1)) || fail "FDS_SHARD=$bad: exit $rc"
-		grep -qxF "run.sh: FDS_SHARD=$bad: not K/N with 1 <= K <= N" "$T/bad.out" ||
-			fail "FDS_SHARD=$bad: $(<"$T/bad.out")"
+		plan "$T/bad.plan" shard=$bad kselftest=$T/sc results=$T/badshard
+		tests/run.sh --plan "$T/bad.plan" > "$T/bad.out" 2>&1 || rc=$?
+		((rc == 1)) || fail "shard=$bad: exit $rc"
+		grep -qxF "run.sh: shard=$bad: not K/N with 1 <= K <= N" "$T/bad.out" ||
+			fail "shard=$bad: $(<"$T/bad.out")"
 	done
 '
 
 # Each kernel its own column of weights: make check-vm's guests plan by
-# their kernel's (FDS_LABEL), anything else by a test's mean; a file whose
+# their kernel's (label=), anything else by a test's mean; a file whose
 # rows do not match its header is refused.
-step "FDS_LABEL picks the column of guest-seconds a guest plans by" --needs RUNNER,KUNIT '
+step "label= picks the column of guest-seconds a guest plans by" --needs RUNNER,KUNIT '
 	printf "%s\n" "# scratch" "test x y" "pass 9.0 0.1" "fail 0.1 9.0" "skip - 0.1" > "$T/weights"
 	for label in x y z; do
-		FDS_GUEST_SECONDS=$T/weights FDS_LABEL=$label FDS_SHARD=1/2 FDS_MATRIX_OUT= FDS_FAIL_FAST= \
-			TEST_TIMEOUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/col$label CI= tests/run.sh > "$T/col$label.out" 2>&1 || true
+		plan "$T/col$label.plan" guest_seconds=$T/weights label=$label shard=1/2 \
+			kselftest=$T/sc results=$T/col$label
+		TEST_TIMEOUT= CI= tests/run.sh --plan "$T/col$label.plan" > "$T/col$label.out" 2>&1 || true
 		got=$(sed -n "s/^\(not \)\{0,1\}ok [0-9]* \([a-z]*\).*/\2/p" "$T/col$label/ktap" | tr "\n" " ")
 		case $label in
 		x) want="pass " ;;		# 9 s alone; the rest, 3.2 s, in shard 2
 		y) want="fail " ;;
 		z) want="pass a gone " ;;	# means: pass 4.5, fail 4.5, skip 0.1; the rest 1 s
 		esac
-		[[ $got == "$want" ]] || fail "FDS_LABEL=$label: shard 1 ran [$got], not [$want]"
+		[[ $got == "$want" ]] || fail "label=$label: shard 1 ran [$got], not [$want]"
 	done
 	printf "%s\n" "test x y" "pass 9.0" > "$T/weights"
 	rc=0
-	FDS_GUEST_SECONDS=$T/weights FDS_SHARD=1/2 FDS_MATRIX_OUT= FDS_KSELFTEST=$T/sc FDS_RESULTS=$T/badw \
-		tests/run.sh > "$T/badw.out" 2>&1 || rc=$?
+	plan "$T/badw.plan" guest_seconds=$T/weights shard=1/2 kselftest=$T/sc results=$T/badw
+	tests/run.sh --plan "$T/badw.plan" > "$T/badw.out" 2>&1 || rc=$?
 	((rc == 1)) || fail "a short row: exit $rc"
 	grep -q "pass: 1 figures for 2 kernels" "$T/badw.out" || fail "a short row: $(<"$T/badw.out")"
 '

@@ -20,7 +20,7 @@ scenario_begin
 # make mutate MUTATE_TARGET=... exports its command line's variables: the
 # runs here set their own, and must never write to the outer run's files.
 unset MUTANTS MUTANTS_ONLY MUTATE_TARGET MUTATE_JOBS MUTATE_RECORD MUTATE_REPORT \
-	MUTATE_SUITE_TIMEOUT FDS_RESULTS FDS_FAIL_FAST
+	MUTATE_SUITE_TIMEOUT
 
 # The made-up project, $P. Product C at the top, test C and the harness
 # in tests/; the line numbers matter to the line mutants below.
@@ -77,14 +77,23 @@ cat > "$P/tests/run.sh" << 'EOF'
 #!/usr/bin/env bash
 # The made-up project's suite, printed as the real runner prints it: KTAP,
 # each test's one case nested under its result, and the closing line;
-# "TEST: CASE" in $FDS_RESULTS/failures (default build/results/host) for
-# each failing test; FDS_FAIL_FAST=1 stops at the first. run.sh TEST...
-# runs those only. Two bugs on purpose, for the judge to catch: it exits
+# "TEST: CASE" in RESULTS/failures for each failing test, RESULTS the
+# plan's results= (default build/results/host); its fail_fast=1 stops at
+# the first. run.sh [--plan FILE] TEST... runs those only. Two bugs on purpose, for the judge to catch: it exits
 # with its first test's status, and the status of "helps" is lost in a
 # pipe. Each run that ends appends "TESTS => CLOSING LINE, exit STATUS" to
 # $FAKE_RUNS.
 cd "${0%/*}/.." || exit 1
-results=${FDS_RESULTS:-build/results/host}
+results=build/results/host fail_fast=
+if [[ ${1:-} == --plan ]]; then
+	while IFS='=' read -r key value; do
+		case $key in
+		results) results=$value ;;
+		fail_fast) fail_fast=$value ;;
+		esac
+	done < "$2"
+	shift 2
+fi
 mkdir -p "$results" && : > "$results/failures" || exit 1
 all=(adds subtracts doubles follows checks helps)
 declare -A what=([adds]="add adds" [subtracts]="sub subtracts"
@@ -135,7 +144,7 @@ for t in "${names[@]}"; do
 	fi
 	first=${first:-$rc}
 	ran+=" $t"
-	((rc)) && [[ -n ${FDS_FAIL_FAST:-} ]] && break
+	((rc)) && [[ -n $fail_fast ]] && break
 done
 echo "$pass passed, $fail failed, 0 skipped"
 log "${*:-(all)} => $pass passed, $fail failed, exit $first"

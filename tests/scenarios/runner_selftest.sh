@@ -28,6 +28,7 @@ new_tree()
 	tree=$1
 	mkdir -p "$tree/tests/scenarios" "$tree/tests/bin"
 	cp tests/run.sh tests/lib.sh "$tree/tests/"
+	cp -r tests/runner "$tree/tests/"
 	: > "$tree/tests/bin/tests.list"
 }
 
@@ -41,24 +42,30 @@ make_tree()
 	scenario hangs "step sleeper 'sleep 60'"
 }
 
-# run NAME [VAR=VALUE...] [PATTERN]: the scratch runner, its stdout in
-# $T/NAME.out, exit status in $T/NAME.rc, results in $T/NAME.res/ (and
-# not in this run's matrix rows, which $FDS_MATRIX_OUT names). What the
-# outer run was given (make mutate's CI, FDS_FAIL_FAST, TEST_TIMEOUT) is
-# not the scratch runner's, nor its MATRIX_UPDATE or MATRIX_DOC. With
-# RUN_IN_TREE=1 (whole, below) the results go to the tree's build/results.
+# run NAME [KEY=VALUE...] [VAR=VALUE...] [PATTERN]: the scratch runner,
+# its stdout in $T/NAME.out, exit status in $T/NAME.rc, results in
+# $T/NAME.res/ (and not in this run's matrix rows). Each KEY=VALUE (a
+# lower-case KEY) is a line of its plan, $T/NAME.plan (tests/runner/plan.sh);
+# each VAR=VALUE is in its environment. What the outer run was given (make
+# mutate's CI, TEST_TIMEOUT) is not the scratch runner's, nor its VALGRIND,
+# MATRIX_UPDATE or MATRIX_DOC. With RUN_IN_TREE=1 (whole, below) the
+# results go to the tree's build/results.
 run()
 {
-	local name=$1 rc=0 vars=() results=("FDS_RESULTS=$T/$1.res")
-	[[ -n ${RUN_IN_TREE:-} ]] && results=(-u FDS_RESULTS)
+	local name=$1 rc=0 vars=() plan=("results=$T/$1.res")
+	[[ -n ${RUN_IN_TREE:-} ]] && plan=()
 	shift
 	while [[ ${1:-} == *=* ]]; do
-		vars+=("$1")
+		if [[ $1 == [a-z]*=* ]]; then
+			plan+=("$1")
+		else
+			vars+=("$1")
+		fi
 		shift
 	done
-	env -u CI -u FDS_IN_VM -u FDS_ARCH_ONCE -u FDS_MATRIX_OUT -u FDS_FAIL_FAST -u TEST_TIMEOUT \
-		-u VALGRIND -u MATRIX_UPDATE -u MATRIX_DOC "${results[@]}" "${vars[@]}" \
-		bash "$tree/tests/run.sh" "$@" > "$T/$name.out" 2> "$T/$name.err" || rc=$?
+	printf '%s\n' "# run $name" "${plan[@]}" > "$T/$name.plan"
+	env -u CI -u TEST_TIMEOUT -u VALGRIND -u MATRIX_UPDATE -u MATRIX_DOC "${vars[@]}" \
+		bash "$tree/tests/run.sh" --plan "$T/$name.plan" "$@" > "$T/$name.out" 2> "$T/$name.err" || rc=$?
 	echo "$rc" > "$T/$name.rc"
 }
 
@@ -191,25 +198,25 @@ step "the runner refuses to run without tests.list, a scratch directory, or a gu
 	run no-tmp TMPDIR="$T/nowhere"
 	refused no-tmp "mktemp: failed to create directory via template *$T/nowhere/fds-run.XXXXXX*: No such file or directory"
 	printf "%s\n" "passes 1.0" "test x" > "$T/early"
-	run early FDS_SHARD=1/2 FDS_GUEST_SECONDS="$T/early"
+	run early shard=1/2 guest_seconds="$T/early"
 	refused early "run.sh: $T/early: passes comes before the header line \"test LABEL...\""
 	printf "%s\n" "# a comment" "" "test x y" "passes 1.0 2" > "$T/whole-seconds"
-	run whole-seconds FDS_SHARD=1/2 FDS_GUEST_SECONDS="$T/whole-seconds"
+	run whole-seconds shard=1/2 guest_seconds="$T/whole-seconds"
 	refused whole-seconds "run.sh: $T/whole-seconds: passes: not N.N seconds: 2"
 '
 
-# FDS_SHARD=K/N plans by tests/data/guest-seconds' figures (here a
+# shard=K/N plans by tests/data/guest-seconds' figures (here a
 # scratch one): a test with no column of this kernel weighs its mean over
 # the columns, one with no figure at all 1 s. p1, 1.6 s on average, alone
 # outweighs q and r together on one shard.
-step "FDS_SHARD plans by each test's mean guest-seconds, 1 s for a test with none" '
+step "shard=K/N plans by each test's mean guest-seconds, 1 s for a test with none" '
 	new_tree "$T/plan"
 	for t in p1 q r; do
 		scenario "$t" "step one true"
 	done
 	printf "%s\n" "test x y" "p1.sh 1.0 2.2" > "$T/plan.seconds"
 	for k in 1 2; do
-		run "plan$k" FDS_SHARD=$k/2 FDS_LABEL= FDS_GUEST_SECONDS="$T/plan.seconds" &
+		run "plan$k" shard=$k/2 label= guest_seconds="$T/plan.seconds" &
 	done
 	wait
 	expect_run plan1 0 "1 passed, 0 failed, 0 skipped"
@@ -238,7 +245,7 @@ fake_runner()
 step "the runner's bare comment lines, with or without their blank, are a test's empty lines" '
 	new_tree "$T/fake-tree"
 	fake_runner "$T/fake"
-	run fake FDS_KSELFTEST="$T/fake" blank
+	run fake kselftest="$T/fake" blank
 	expect_run fake 0 "2 passed, 0 failed, 0 skipped"
 	sed -E "s/^  # blank: .*/  # blank: N.Ns/" "$T/fake.res/ktap" > "$T/out"
 	expect_out "KTAP version 1" "1..1" "  KTAP version 1" "  1..2" "  ok 1 one" "  " "  " "  ok 2 two" \
@@ -251,8 +258,8 @@ step "a guest leaves the kernel-independent tests out, and says which; an archit
 		"# kernel-independent: user space only"
 	scenario mixed "step \"any kernel\" --kernel-independent true; step \"this kernel\" true"
 	run native &
-	run guest FDS_IN_VM=1 &
-	run first FDS_IN_VM=1 FDS_ARCH_ONCE=1 &
+	run guest guest=1 &
+	run first guest=1 arch_once=1 &
 	wait
 	expect_run native 0 "3 passed, 0 failed, 0 skipped"
 	expect_run first 0 "3 passed, 0 failed, 0 skipped"
@@ -270,13 +277,129 @@ step "a guest leaves the kernel-independent tests out, and says which; an archit
 	grep -qx "  ok 1 any kernel" "$T/native.out" || fail "native: no kernel-independent step"
 '
 
-# A whole native run (no pattern, no FDS_RESULTS) also checks the host's
+# The runner's parts (tests/runner/), each driven alone: sourced into a
+# shell of its own with only the variables it reads, as tests/run.sh
+# leaves them.
+# part FILE SCRIPT: SCRIPT run by bash after sourcing tests/runner/FILE.sh
+# (and plan.sh, whose die every part may call), its stdout and stderr in
+# $T/out, its status in $status.
+# shellcheck disable=SC2034 # status: read by lib.sh's expect_status
+part()
+{
+	status=0
+	env -u CI -u TEST_TIMEOUT -u VALGRIND -u MATRIX_UPDATE \
+		bash -c '. tests/runner/plan.sh && . "tests/runner/$1.sh" && eval "$2"' part "$1" "$2" \
+		> "$T/out" 2>&1 || status=$?
+}
+
+step "plan.sh alone: a plan file read into its keys, the user's knobs as defaults, a bad line or key refused" '
+	printf "%s\n" "# a comment" "" "tests=one two" "results=$T/r" "shard=1/2" "timeout=7" "ci=" \
+		"guest=1" > "$T/good.plan"
+	part plan "CI=true; VALGRIND=1; MATRIX_UPDATE=1; plan_load $T/good.plan; plan_use three
+		printf \"%s\n\" \"\${patterns[*]}|\$pattern|\$results|\$shard|\$TIMEOUT|\$ci|\$guest|\$matrix_update|\$lanes\""
+	expect_status 0
+	expect_out "one two three|one two three|$T/r|1/2|7||1|1|1"
+	part plan "CI=true; VALGRIND=1; plan_load; plan_use; echo \"\$ci \$TIMEOUT \${#patterns[@]}\""
+	expect_out "true 900 0"
+	part plan "TEST_TIMEOUT=5; plan_load; plan_use; echo \$TIMEOUT; unset TEST_TIMEOUT; plan_load; plan_use; echo \$TIMEOUT"
+	expect_out 5 120
+	printf "%s\n" "tests=a" "# fine" "shard 1/2" > "$T/bad.plan"
+	part plan "plan_load $T/bad.plan"
+	expect_status 1
+	expect_out "run.sh: $T/bad.plan:3: not KEY=VALUE: shard 1/2"
+	printf "%s\n" "FDS_SHARD=1/2" > "$T/bad.plan"
+	part plan "plan_load $T/bad.plan"
+	expect_status 1
+	expect_out "run.sh: $T/bad.plan:1: no such key in a plan: FDS_SHARD"
+	part plan "plan_load $T/nosuch.plan"
+	expect_status 1
+	expect_out "run.sh: no plan $T/nosuch.plan"
+'
+
+step "plan.sh alone: shards share the tests out by weight (a 3 s, b 2 s, c 1.5 s, d none: 1 s), each test once" '
+	printf "%s\n" "test k" "a.sh 3.0" "b.sh 2.0" "c.sh 1.5" > "$T/w"
+	part plan "tests=(x/a.sh x/b.sh x/c.sh x/d.sh) label=k guest_seconds=$T/w TOP=.
+		for shard in 1/2 2/2; do plan_shard; echo \"\${tests[*]}|\${shard_note[*]}\"; tests=(x/a.sh x/b.sh x/c.sh x/d.sh); done"
+	expect_status 0
+	expect_out "x/a.sh x/d.sh|# shard 1 of 2: the other tests run in other guests" \
+		"x/b.sh x/c.sh|# shard 2 of 2: the other tests run in other guests"
+	part plan "tests=(x/a.sh) shard=2/1; plan_shard"
+	expect_status 1
+	expect_out "run.sh: shard=2/1: not K/N with 1 <= K <= N"
+'
+
+step "judge.sh alone: a test's cases counted from its own KTAP, its exit status weighed against them" '
+	printf "%s\n" "KTAP version 1" "1..4" "  ok 1 nested" "ok 1 one" "not ok 2 two # why" "ok 3 three # SKIP no disk" \
+		"ok 4 four" > "$T/case.log"
+	part judge "ci=; TIMEOUT=9; count_cases $T/case.log; echo \$p \$f \$s
+		printf \"%s\n\" \"\${cases[@]}\" \"\${verdicts[@]}\"
+		for rc in 0 1 4 2 124 137; do judge \$rc; echo \"\$rc:\$broken\"; done
+		f=0; judge 2; echo \"\$broken\"; f=0 p=0 s=0; judge 0; echo \"\$broken\"
+		ci=true s=1; judge 0; echo \"\$broken\""
+	expect_status 0
+	expect_out "2 1 1" "two # why" "three (skipped: no disk)" "one	pass" "two	fail" "three	skip" "four	pass" \
+		"0:" "1:" "4:" "2:" "124:TIMEOUT 9s" "137:TIMEOUT 9s" "exited 2 without a failing case" \
+		"ran no test case" "1 skipped; in CI a skip is a failure"
+'
+
+step "results.sh alone: a judged test into the KTAP, failures, cases and counts; a broken one as one failing case" '
+	printf "%s\n" "KTAP version 1" "1..2" "ok 1 one" "ok 2 two # SKIP no" > "$T/ok.log"
+	part results "results=$T/res kselftest= secs=1.0s; results_open
+		echo \$FDS_MATRIX_OUT
+		p=1 s=1 f=0 broken= cases=(\"two (skipped: no)\") verdicts=(\"one	pass\" \"two	skip\")
+		report 1 good $T/ok.log
+		p=0 s=0 f=0 broken=\"TIMEOUT 3s\" cases=() verdicts=()
+		report 2 slow $T/ok.log
+		results_close"
+	expect_status 0
+	expect_out "$T/res/matrix.tsv" "  KTAP version 1" "  1..2" "  ok 1 one" "  ok 2 two # SKIP no" "  # good: 1.0s" "ok 1 good" \
+		"# KTAP version 1" "# 1..2" "# ok 1 one" "# ok 2 two # SKIP no" "# slow: 1.0s" "not ok 2 slow # TIMEOUT 3s"
+	tail -n +2 "$T/out" | diff - "$T/res/ktap"
+	expect_lines_of "$T/res/counts" counts "1 1 1"
+	expect_lines_of "$T/res/failures" failures "good: two (skipped: no)" "slow: TIMEOUT 3s"
+	expect_lines_of "$T/res/cases" cases "good	one	pass" "good	two	skip" "slow	slow	fail"
+	part results "results=$T/res2 kselftest=x secs=1.0s; results_open; emit \"ok 1 x\""
+	[[ ! -s $T/out ]] || fail "through the kernel'"'"'s runner, emit printed: $(<"$T/out")"
+	expect_lines_of "$T/res2/ktap" ktap "ok 1 x"
+'
+
+step "test.sh alone: one test in a mount namespace of its own, its status, time and output kept; a hang ends as 124" '
+	printf "%s\n" "echo \"ns=\$FDS_PRIVATE_NS \$(readlink /proc/self/ns/mnt)\"; exit 3" > "$T/t.sh"
+	printf "%s\n" "sleep 30" > "$T/sleeps.sh"
+	part test "TIMEOUT=5; run_one $T/t.sh t $T/t.log; echo \"\$rc \$secs\"
+		TIMEOUT=1; run_one $T/sleeps.sh sleeps $T/s.log; echo \"\$rc \$secs\""
+	expect_status 0
+	mapfile -t lines < "$T/out"
+	[[ ${lines[0]} == "3 "[0-9]*.[0-9]s ]] || fail "status and time: ${lines[0]}"
+	[[ ${lines[1]} == "124 "[0-9]*.[0-9]s ]] || fail "a hang: ${lines[1]}"
+	read -r ns < "$T/t.log"
+	[[ $ns == "ns=1 "* && $ns != *"$(readlink /proc/self/ns/mnt)" ]] || fail "not in a mount namespace of its own: $ns"
+'
+
+step "kselftest.sh alone: the kernel runner's output split into each test's log and status, its verdicts counted" '
+	printf "%s\n" "TAP version 13" "1..3" "# selftests: fds_example: a.sh" "# KTAP version 1" "#" "# ok 1 x" \
+		"ok 1 selftests: fds_example: a.sh" "# selftests: fds_example: b" "# not ok 1 y" \
+		"not ok 2 selftests: fds_example: b # exit=2" "# selftests: fds_example: c" \
+		"not ok 3 selftests: fds_example: c # TIMEOUT 45 seconds" > "$T/runner.out"
+	mkdir -p "$T/logs" "$T/ks"
+	part kselftest "logdir=$T/logs results=$T/ks; split_kselftest $T/runner.out
+		ks_pass=0 ks_fail=0 ks_skip=0
+		for t in a.sh b c d; do log=$T/logs/\${t%.sh}.log; from_kselftest \$t; echo \"\$t \$rc\"; done
+		kselftest_close; lane_file 1; lane_file 2"
+	expect_status 0
+	expect_out "a.sh 0" "b 2" "c 124" "d 1" "$T/ks/kselftest.ktap" "$T/ks/kselftest.2.ktap"
+	expect_lines_of "$T/logs/a.log" a.log "KTAP version 1" "" "ok 1 x"
+	expect_lines_of "$T/logs/d.log" d.log "no result line for d from run_kselftest.sh"
+	expect_lines_of "$T/ks/kselftest.counts" counts "1 3 0"
+'
+
+# A whole native run (no pattern, no results in its plan) also checks the host's
 # kernel-matrix rows against docs/kernel-matrix.md (MATRIX_UPDATE=1 writes
 # them there) and the KTAP with the kernel's parser: a scratch tree with
 # matrix.py, ktap_check.py, data/kernels, a docs/ of its own and the
 # download cache (the parser), and a scenario that records a row, alpha,
 # with the value ROW_VALUE (default yes).
-# whole NAME [VAR=VALUE...] [PATTERN]: as run, but with no FDS_RESULTS:
+# whole NAME [VAR=VALUE...] [PATTERN]: as run, but with no results in its plan:
 # the results in the tree's build/results.
 whole()
 {
@@ -442,7 +565,7 @@ step "the checker's usage: RESULTS_DIR, and KUNIT_DIR where the kernel parser is
 	expect_check kunit-dir 1 "ktap: $T/kunit-dir/ktap: cannot load the kernel parser from $T/no-kunit: No module named '"'"'kunit_parser'"'"' (scripts/fetch-kselftest.sh .cache fetches it)"
 '
 
-# What run_kselftest.sh printed in two lanes (FDS_LANES=2, as
+# What run_kselftest.sh printed in two lanes (lanes=2, as
 # tests/run.sh leaves it), beside the passing run's own KTAP: the lanes
 # are read apart and their totals added up.
 step "the checker adds up the lanes of run_kselftest.sh, and names them when their totals differ from the runner's" --host-only --needs KUNIT '
