@@ -3,7 +3,9 @@
  * The limits a pinned object meets: how long a pin's name and path may be,
  * a map frozen (BPF_MAP_FREEZE, 5.2) and then reached through its pin, and
  * a BPF_F_MMAPABLE array (5.5) mapped through a read-only get. Each value
- * is a kernel-matrix row; a refusal is asserted, never skipped.
+ * is a kernel-matrix row; a refusal is asserted, never skipped. And what
+ * bpffs keeps for a symlink (its target, a copy in kernel memory) given back
+ * when the symlink goes.
  */
 #include "kselftest_harness.h"
 #include "bpffs_fixture.h"
@@ -399,6 +401,64 @@ TEST_F(fs, freeze_and_a_writable_mapping_exclude_each_other)
 		munmap(p, getpagesize());
 	}
 	close(fd);
+}
+
+/* ---- a symlink's target ---- */
+
+/* SUnreclaim of /proc/meminfo, in KiB: the slab memory nothing can reclaim. */
+static long unreclaimable_kib(void)
+{
+	char line[128];
+	long kib = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SUnreclaim: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+#define LINKS 16384
+#define TARGET_LEN 4000		/* a copy of 4 KiB each: 64 MiB in all */
+#define SLACK_KIB (16 * 1024)	/* what the rest of the machine may do */
+
+/*
+ * bpffs copies a symlink's target into kernel memory and frees the copy
+ * with the inode, after an RCU grace period. 16,384 symlinks made and
+ * removed must give their 64 MiB back within 5 s: a kernel that frees the
+ * wrong pointer keeps them all.
+ */
+TEST_F(fs, removed_symlinks_give_their_targets_memory_back)
+{
+	char path[128], *target = malloc(TARGET_LEN + 1);
+	long before, after = -1;
+	int i, tries;
+
+	ASSERT_NE(NULL, target);
+	memset(target, 'x', TARGET_LEN);
+	target[TARGET_LEN] = '\0';
+	before = unreclaimable_kib();
+	ASSERT_GE(before, 0) TH_LOG("no SUnreclaim in /proc/meminfo");
+	for (i = 0; i < LINKS; i++) {
+		snprintf(path, sizeof(path), "%s/l%d", self->fs, i);
+		ASSERT_EQ(0, symlink(target, path)) TH_LOG("%s: %s", path, strerror(errno));
+	}
+	for (i = 0; i < LINKS; i++) {
+		snprintf(path, sizeof(path), "%s/l%d", self->fs, i);
+		ASSERT_EQ(0, unlink(path)) TH_LOG("%s: %s", path, strerror(errno));
+	}
+	free(target);
+	for (tries = 0; tries < 50; tries++) {
+		after = unreclaimable_kib();
+		if (after - before <= SLACK_KIB)
+			break;
+		usleep(100 * 1000);
+	}
+	EXPECT_LE(after - before, SLACK_KIB)
+		TH_LOG("%ld KiB more unreclaimable slab than before", after - before);
 }
 
 TEST_HARNESS_MAIN

@@ -65,8 +65,10 @@ step "mv of a pin, even across directories, keeps the object" '
 	expect_value "$FS/dir/dst" 2 22
 '
 
-step "a symlink to a pin can be got through" '
+step "a symlink to a pin is a symlink, and can be got through" '
 	ln -s dir/dst "$FS/sym"
+	[[ -L $FS/sym ]] || fail "$FS/sym is a $(stat -c %F "$FS/sym"), not a symbolic link"
+	[[ $(readlink "$FS/sym") == dir/dst ]] || fail "it points to $(readlink "$FS/sym")"
 	expect_value "$FS/sym" 2 22
 	fds -F "$FS/sym" -G -m -k 2 -v 23
 	expect_status 0
@@ -145,6 +147,15 @@ step "pin outside a bpffs fails (errno: matrix row)" '
 	fds -F "$T/not_bpffs" -P -m
 	pin_refused pin-on-non-bpffs-errno
 	[[ ! -e $T/not_bpffs ]] || fail "something was created"
+'
+
+# A name with a slash after it asks for a directory; a pin is none (every
+# kernel: the VFS's filename_create(), not bpffs).
+step "pin at a path ending in a slash fails with ENOENT, and makes nothing" '
+	fds -F "$FS/slash/" -P -m
+	expect_status 1
+	expect_out "bpf: map fd:3 (Success)" "bpf: pin ret:(-1,No such file or directory)"
+	[[ ! -e $FS/slash ]] || fail "$FS/slash was made"
 '
 
 step "pin over an existing path fails with EEXIST and leaves it intact" '
