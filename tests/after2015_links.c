@@ -77,6 +77,17 @@ static long long packets(const char *map_pin)
 	return read_pinned_count(map_pin, &count) ? -1 : (long long)count;
 }
 
+/* bpf_obj_get() with file_flags; the fd, or -1 (closed if it was got). */
+static int get_with_flags(const char *path, __u32 flags)
+{
+	LIBBPF_OPTS(bpf_obj_get_opts, opts, .file_flags = flags);
+	int fd = bpf_obj_get_opts(path, &opts);
+
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? -1 : fd;
+}
+
 TEST_F(link, a_pinned_link_keeps_counting_after_its_process_exits)
 {
 	struct bpf_link_info info;
@@ -103,6 +114,11 @@ TEST_F(link, a_pinned_link_keeps_counting_after_its_process_exits)
 	EXPECT_EQ(BPF_LINK_TYPE_XDP, info.type);
 	prog_id = info.prog_id;
 	close(fd);
+	/* a link is got read-write or not at all */
+	EXPECT_EQ(-1, get_with_flags(self->link_pin, BPF_F_RDONLY));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(-1, get_with_flags(self->link_pin, BPF_F_WRONLY));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("%s", strerror(errno));
 
 	/* the pin was the last reference: the program is detached and freed */
 	ASSERT_EQ(0, unlink(self->link_pin));

@@ -389,6 +389,39 @@ TEST(a_log_buffer_the_kernel_refuses_is_reported_as_such)
  * Stdin closed, a program is loaded as fd 0, and that is a success like any
  * other: one load, one new fd, no log, whatever errno held before.
  */
+/*
+ * A program has no read-only or write-only fd: its pin is got whatever the
+ * file_flags ask, as a program fd like any other.
+ */
+TEST(a_pinned_program_is_got_whatever_the_file_flags)
+{
+	const struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	const __u32 flags[] = { 0, BPF_F_RDONLY, BPF_F_WRONLY };
+	char fs[64], pin[96];
+	unsigned int i;
+	int prog, fd;
+
+	bpffs_fixture_mount(_metadata, fs, sizeof(fs));
+	snprintf(pin, sizeof(pin), "%s/p", fs);
+	prog = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, insns, sizeof(insns),
+			     "GPL", 0);
+	ASSERT_GE(prog, 0) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, bpf_obj_pin(prog, pin)) TH_LOG("%s", strerror(errno));
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		LIBBPF_OPTS(bpf_obj_get_opts, opts, .file_flags = flags[i]);
+
+		fd = bpf_obj_get_opts(pin, &opts);
+		EXPECT_GE(fd, 0) TH_LOG("flags %#x: %s", flags[i], strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	close(prog);
+	bpffs_unmount(fs);
+}
+
 TEST(a_program_loaded_as_fd_0_is_loaded_once)
 {
 	const struct bpf_insn insns[] = {
