@@ -40,6 +40,27 @@ TEST(mount_options_set_the_root_of_a_bpffs)
 	EXPECT_EQ(uid_set ? 65534 : 0, st.st_gid);
 }
 
+/*
+ * mode= is octal whether or not it starts with a 0: "750" is 0750, as
+ * chmod would read it (a kernel that read it in decimal would set 01356).
+ */
+TEST(the_mode_option_is_octal_without_its_leading_zero)
+{
+	char dir[64] = "", mnt[80];
+	struct stat st;
+
+	ASSERT_EQ(0, bpffs_private_mount(dir, sizeof(dir)));
+	snprintf(mnt, sizeof(mnt), "%s/opt", dir);
+	ASSERT_EQ(0, mkdir(mnt, 0700));
+	ASSERT_EQ(0, mount("bpf", mnt, "bpf", 0, "mode=750"))
+		TH_LOG("mount: %s", strerror(errno));
+	ASSERT_EQ(0, stat(mnt, &st));
+	umount2(mnt, MNT_DETACH);
+	rmdir(mnt);
+	bpffs_unmount(dir);
+	EXPECT_EQ(01750, st.st_mode & 07777) TH_LOG("mode %04o", st.st_mode & 07777);
+}
+
 /* One fd, plus an int of data, over a unix socket. */
 static int send_fd(int sock, int fd, int data)
 {
