@@ -61,6 +61,24 @@ TEST(the_mode_option_is_octal_without_its_leading_zero)
 	EXPECT_EQ(01750, st.st_mode & 07777) TH_LOG("mode %04o", st.st_mode & 07777);
 }
 
+/*
+ * bpffs ignores an option it does not know, as it always has: the mount
+ * works (it says so in the kernel's log only).
+ */
+TEST(an_unknown_mount_option_is_ignored)
+{
+	char dir[64] = "", mnt[80];
+
+	ASSERT_EQ(0, bpffs_private_mount(dir, sizeof(dir)));
+	snprintf(mnt, sizeof(mnt), "%s/opt", dir);
+	ASSERT_EQ(0, mkdir(mnt, 0700));
+	EXPECT_EQ(0, mount("bpf", mnt, "bpf", 0, "nosuchoption=1"))
+		TH_LOG("mount: %s", strerror(errno));
+	umount2(mnt, MNT_DETACH);
+	rmdir(mnt);
+	bpffs_unmount(dir);
+}
+
 /* One fd, plus an int of data, over a unix socket. */
 static int send_fd(int sock, int fd, int data)
 {
@@ -128,6 +146,7 @@ struct userns_result {
 	int token_undelegated;
 	int token;
 	int map_with_token;
+	int delegate_self;	/* setting delegate_cmds on its own bpffs */
 };
 
 static int errno_of(int ret)
@@ -159,10 +178,17 @@ static void userns_child(int sock)
 	if (fd >= 0)
 		close(fd);
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 2; i++)
 		fsfd[i] = r.setup ? -1 : fsopen("bpf", FSOPEN_CLOEXEC);
+	/* only root of the initial namespace may delegate: not on a third */
+	fd = r.setup ? -1 : fsopen("bpf", FSOPEN_CLOEXEC);
+	r.delegate_self = fd < 0 ? NOT_TRIED :
+		errno_of(fsconfig(fd, FSCONFIG_SET_STRING, "delegate_cmds",
+				  "map_create", 0));
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < 2; i++)
 		send_fd(sock, fsfd[i], errno_of(fsfd[i]));
-	}
 	/* fsmount() gives an O_PATH fd; a token needs the opened root */
 	for (i = 0; i < 2; i++) {
 		fd = recv_fd(sock, &data);
@@ -310,6 +336,8 @@ static void check_without_tokens(struct __test_metadata *_metadata,
 			TH_LOG("token: %s", strerror(r->token));
 	}
 	EXPECT_NE(0, r->map_with_token);
+	/* no delegate_* option: an unknown option, ignored */
+	EXPECT_EQ(0, r->delegate_self) TH_LOG("%s", strerror(r->delegate_self));
 }
 
 static void check_with_tokens(struct __test_metadata *_metadata,
@@ -323,6 +351,7 @@ static void check_with_tokens(struct __test_metadata *_metadata,
 		      r->map_with_token ?
 		      strerrorname_np(r->map_with_token) : "ok");
 	EXPECT_NE(0, r->token_undelegated);
+	EXPECT_EQ(EPERM, r->delegate_self) TH_LOG("%s", strerror(r->delegate_self));
 	EXPECT_EQ(0, r->token) TH_LOG("token: %s", strerror(r->token));
 	EXPECT_EQ(0, r->map_with_token) TH_LOG("map: %s",
 					       strerror(r->map_with_token));
