@@ -357,6 +357,62 @@ static void check_with_tokens(struct __test_metadata *_metadata,
 					       strerror(r->map_with_token));
 }
 
+/*
+ * The options of the bpffs mounted at mnt, as /proc/self/mountinfo shows
+ * them (the super block's, after " - bpf bpf "), into buf; 0 if found.
+ */
+static int mount_options(const char *mnt, char *buf, size_t len)
+{
+	char line[1024], point[256], *super;
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %*s %*s %255s", point) != 1 ||
+		    strcmp(point, mnt))
+			continue;
+		super = strstr(line, " - bpf ");
+		if (super)
+			super = strchr(super + 7, ' ');
+		if (super) {
+			snprintf(buf, len, "%s", super + 1);
+			buf[strcspn(buf, "\n")] = '\0';
+			found = 0;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * delegate_cmds=any is shown as "any" where tokens exist (6.9), not as the
+ * list of every command; older kernels ignore the option, and show none.
+ */
+TEST(a_delegation_of_any_command_is_shown_as_any)
+{
+	char dir[64] = "", mnt[80], opts[512] = "";
+	int token_cmd = probe_token_cmd(_metadata);
+
+	ASSERT_EQ(0, bpffs_private_mount(dir, sizeof(dir)));
+	snprintf(mnt, sizeof(mnt), "%s/opt", dir);
+	ASSERT_EQ(0, mkdir(mnt, 0700));
+	ASSERT_EQ(0, mount("bpf", mnt, "bpf", 0, "delegate_cmds=any"))
+		TH_LOG("mount: %s", strerror(errno));
+	EXPECT_EQ(0, mount_options(mnt, opts, sizeof(opts)))
+		TH_LOG("%s is not in /proc/self/mountinfo", mnt);
+	umount2(mnt, MNT_DETACH);
+	rmdir(mnt);
+	bpffs_unmount(dir);
+	if (token_cmd) {
+		EXPECT_NE(NULL, strstr(opts, ",delegate_cmds=any"))
+			TH_LOG("options: %s", opts);
+	} else {
+		EXPECT_EQ(NULL, strstr(opts, "delegate")) TH_LOG("options: %s", opts);
+	}
+}
+
 TEST(a_user_namespace_creates_a_map_only_through_a_delegated_token)
 {
 	struct userns_result r;
