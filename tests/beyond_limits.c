@@ -423,13 +423,14 @@ static long unreclaimable_kib(void)
 
 #define LINKS 16384
 #define TARGET_LEN 4000		/* a copy of 4 KiB each: 64 MiB in all */
-#define SLACK_KIB (16 * 1024)	/* what the rest of the machine may do */
+#define SLACK_KIB (32 * 1024)	/* what the rest of the machine may do */
 
 /*
  * bpffs copies a symlink's target into kernel memory and frees the copy
  * with the inode, after an RCU grace period. 16,384 symlinks made and
- * removed must give their 64 MiB back within 5 s: a kernel that frees the
- * wrong pointer keeps them all.
+ * removed must give their 64 MiB back within 5 s, but for 32 MiB the rest
+ * of the machine may hold meanwhile: a kernel that frees the wrong pointer
+ * keeps them all.
  */
 TEST_F(fs, removed_symlinks_give_their_targets_memory_back)
 {
