@@ -210,4 +210,31 @@ TEST(link_info_asks_a_raw_tracepoint_link_for_nothing)
 	close(prog);
 }
 
+/*
+ * A pin gives no access mode (BPF_F_RDONLY is a get's flag), and a get
+ * takes no fd: the kernel refuses both with EINVAL, and pins nothing.
+ */
+TEST_F(fs, a_pin_takes_no_access_flag_and_a_get_no_fd)
+{
+	LIBBPF_OPTS(bpf_obj_pin_opts, opts, .file_flags = BPF_F_RDONLY);
+	char other[112];
+	union bpf_attr attr;
+	int fd;
+
+	fd = bpf_obj_get(self->pin);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	snprintf(other, sizeof(other), "%s/ro", self->fs);
+	EXPECT_EQ(-1, bpf_obj_pin_opts(fd, other, &opts));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(-1, access(other, F_OK));
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (__u64)(unsigned long)self->pin;
+	attr.bpf_fd = fd;
+	errno = 0;
+	EXPECT_EQ(-1, syscall(__NR_bpf, BPF_OBJ_GET, &attr, sizeof(attr)));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("%s", strerror(errno));
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
