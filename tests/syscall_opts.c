@@ -237,4 +237,23 @@ TEST_F(fs, a_pin_takes_no_access_flag_and_a_get_no_fd)
 	close(fd);
 }
 
+/*
+ * An fd got from a pin closes on exec, read-write or read-only, like every
+ * fd bpf(2) hands out: a child exec'd later must not inherit the map.
+ */
+TEST_F(fs, an_fd_got_from_a_pin_closes_on_exec)
+{
+	LIBBPF_OPTS(bpf_obj_get_opts, opts, .file_flags = BPF_F_RDONLY);
+	int fd;
+
+	fd = bpf_obj_get(self->pin);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(FD_CLOEXEC, fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	close(fd);
+	fd = bpf_obj_get_opts(self->pin, &opts);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(FD_CLOEXEC, fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
