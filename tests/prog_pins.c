@@ -391,7 +391,7 @@ TEST(a_log_buffer_the_kernel_refuses_is_reported_as_such)
  */
 /*
  * A program has no read-only or write-only fd: its pin is got whatever the
- * file_flags ask, as a program fd like any other.
+ * file_flags ask, as a program fd like any other, open read-write.
  */
 TEST(a_pinned_program_is_got_whatever_the_file_flags)
 {
@@ -415,8 +415,10 @@ TEST(a_pinned_program_is_got_whatever_the_file_flags)
 
 		fd = bpf_obj_get_opts(pin, &opts);
 		EXPECT_GE(fd, 0) TH_LOG("flags %#x: %s", flags[i], strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		if (fd < 0)
+			continue;
+		EXPECT_EQ(O_RDWR, fcntl(fd, F_GETFL) & O_ACCMODE);
+		close(fd);
 	}
 	close(prog);
 	bpffs_unmount(fs);
