@@ -256,4 +256,38 @@ TEST_F(fs, an_fd_got_from_a_pin_closes_on_exec)
 	close(fd);
 }
 
+/*
+ * What a read-only fd got from a pin may not do, whichever command asks:
+ * take an element out (BPF_MAP_LOOKUP_AND_DELETE_ELEM needs read and
+ * write), or write through a batch (BPF_MAP_UPDATE_BATCH). Both EPERM,
+ * before the kernel looks at the map's type.
+ */
+TEST_F(fs, a_read_only_fd_neither_takes_out_nor_writes_a_batch)
+{
+	LIBBPF_OPTS(bpf_obj_get_opts, opts, .file_flags = BPF_F_RDONLY);
+	__u32 key = 0, value = 0, count = 1;
+	union bpf_attr attr;
+	int fd;
+
+	fd = bpf_obj_get_opts(self->pin, &opts);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (__u64)(unsigned long)&key;
+	attr.value = (__u64)(unsigned long)&value;
+	EXPECT_EQ(-1, syscall(__NR_bpf, BPF_MAP_LOOKUP_AND_DELETE_ELEM, &attr,
+			      sizeof(attr)));
+	EXPECT_EQ(EPERM, errno) TH_LOG("lookup and delete: %s", strerror(errno));
+
+	memset(&attr, 0, sizeof(attr));
+	attr.batch.map_fd = fd;
+	attr.batch.keys = (__u64)(unsigned long)&key;
+	attr.batch.values = (__u64)(unsigned long)&value;
+	attr.batch.count = count;
+	EXPECT_EQ(-1, syscall(__NR_bpf, BPF_MAP_UPDATE_BATCH, &attr, sizeof(attr)));
+	EXPECT_EQ(EPERM, errno) TH_LOG("update batch: %s", strerror(errno));
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
