@@ -290,4 +290,28 @@ TEST_F(fs, a_read_only_fd_neither_takes_out_nor_writes_a_batch)
 	close(fd);
 }
 
+/*
+ * BPF_F_RDONLY and BPF_F_WRONLY at creation make the creating fd read-only
+ * or write-only; they are the fd's, not the map's: the map's info never
+ * shows them.
+ */
+TEST(an_access_flag_at_creation_is_the_fds_not_the_maps)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	const __u32 flags[] = { BPF_F_RDONLY, BPF_F_WRONLY };
+	struct bpf_map_info info;
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < 2; i++) {
+		opts.map_flags = flags[i];
+		fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, &opts);
+		ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+		ASSERT_EQ(0, bpf_map_get_info(fd, &info)) TH_LOG("%s", strerror(errno));
+		EXPECT_EQ(0, info.map_flags & (BPF_F_RDONLY | BPF_F_WRONLY))
+			TH_LOG("map_flags %#x", info.map_flags);
+		close(fd);
+	}
+}
+
 TEST_HARNESS_MAIN
