@@ -9,7 +9,9 @@ python3-coverage data, mapped back to the files git knows.
         counts as root's do
   coverage_map.py gcov --tree T --out O
         gcov's JSON: of T's .gcno files alone (every executable C line,
-        O/gcov-executable.json) and of each O/gcov/NAME (O/gcov-json/NAME.json)
+        O/gcov-executable.json) and of each O/gcov/NAME (O/gcov-json/NAME.json);
+        counts of another build of a file than T's (a test's make clean and
+        make in a copy) are reported and dropped
   coverage_map.py map --tree T --out O --files LIST [--tests LIST] [-v]
         O/lines.tsv and O/executable.tsv (formats below); --no-python
         leaves Python out (no python3-coverage needed then)
@@ -803,6 +805,17 @@ def cmd_prepare(a):
         os.umask(old)
 
 
+def stamp(path):
+    """The build stamp of a .gcno or .gcda file (bytes 8 to 12 of its
+    header: the same in the counts as in the notes of one compilation)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(12)
+    except OSError:
+        return None
+    return head[8:12] if len(head) == 12 else None
+
+
 def run_gcov(files, out_path, cwd):
     """gcov -t -j over files, into out_path (in batches: the command line)."""
     with open(out_path, "w", encoding="utf-8") as out:
@@ -842,6 +855,12 @@ def cmd_gcov(a):
                     rel = Repo(gcno_set).map(orig[:-5] + ".gcno")
                 if rel not in gcno_set:
                     print("coverage_map: %s: no .gcno for %s" % (name, orig), file=sys.stderr)
+                    continue
+                if stamp(gcda) != stamp(os.path.join(tree, rel)):
+                    # a test's own build of the sources (make clean, then
+                    # make, in a copy): its notes are gone with its copy
+                    print("coverage_map: %s: %s is of another build than %s, not counted"
+                          % (name, orig, rel), file=sys.stderr)
                     continue
                 link = gcda[:-5] + ".gcno"
                 if not os.path.lexists(link):

@@ -13,6 +13,7 @@
 . "$(dirname "$0")/../lib.sh"
 scenario_begin
 
+prereq GCOV "gcc and gcov (make deps)" 'command -v cc && command -v gcov'
 prereq COVERAGE_PY "python3-coverage (make deps)" \
 	'/usr/bin/python3 -c "import coverage"'
 
@@ -177,6 +178,35 @@ data.write()" "$T/out/python/gamma/cov.1"
 	grep "^tools/t.py" "$T/out/lines.tsv" > "$T/py" || true
 	printf "tools/t.py\t%s\tgamma\n" 2 5 9 | diff -u - "$T/py" >&2 || fail "tools/t.py: (diff above)"
 	grep -qx "tools/t.py	6" "$T/out/executable.tsv" || fail "line 6 (return 1) is not among the statements"
+'
+
+# gcov: src/y.c built in a tree, its counts kept under a test's prefix
+# as the tree's own run writes them, as a copy's run of the same build
+# does, and as another build of the same file does (a test's make clean
+# and make in a copy of the tree: its notes gone with it).
+step "gcov: a copy's counts are the tree's file's, another build's are dropped and said so" --needs GCOV '
+	g=$T/g
+	mkdir -p "$g/tree/src" "$g/own/src" "$g/out/gcov/alpha"
+	printf "int main(int argc, char **argv)\n{\n\t(void)argv;\n\treturn argc > 5;\n}\n" |
+		tee "$g/own/src/y.c" > "$g/tree/src/y.c"
+	for d in tree own; do
+		(cd "$g/$d" && cc --coverage -c -o src/y.o src/y.c && cc --coverage -o src/y src/y.o) ||
+			fail "cannot build $d/src/y"
+	done
+	GCOV_PREFIX=$g/out/gcov/alpha "$g/tree/src/y"
+	GCOV_PREFIX=$g/out/gcov/alpha/scratch/copy "$g/tree/src/y"
+	GCOV_PREFIX=$g/out/gcov/alpha "$g/own/src/y"
+	"$TOP/scripts/coverage_map.py" gcov --tree "$g/tree" --out "$g/out" 2> "$g/err" ||
+		fail "exit $?: $(<"$g/err")"
+	grep -q "alpha: $g/own/src/y.gcda is of another build than src/y.gcno, not counted" "$g/err" ||
+		fail "the other build not reported: $(<"$g/err")"
+	(($(wc -l < "$g/err") == 1)) || fail "more reported: $(<"$g/err")"
+	python3 -c "
+import json, sys
+counts = [l[\"count\"] for doc in open(sys.argv[1]) for f in json.loads(doc)[\"files\"]
+          if f[\"file\"] == \"src/y.c\" for l in f[\"lines\"] if l[\"line_number\"] == 4]
+print(sum(counts))" "$g/out/gcov-json/alpha.json" > "$g/count" || fail "cannot read alpha.json"
+	[[ $(<"$g/count") == 2 ]] || fail "line 4 counted $(<"$g/count") times, not 2 (tree and copy)"
 '
 
 step "summary.txt: totals per group, as printed" '
