@@ -221,19 +221,16 @@ out:
 
 /*
  * The 2015 interface: says why it failed on stderr, with the verifier's whole
- * log, as the samples' loader always did.
+ * log, as the samples' loader always did. Its state is global (map_fd,
+ * prog_fd, bpf_log_buf), and so is its spec: too large for a stack, and
+ * never in use twice at once.
  */
 int load_bpf_file(char *path)
 {
-	struct bpf_object_spec *spec;
+	static struct bpf_object_spec the_spec;
+	struct bpf_object_spec *spec = &the_spec;
 	int ret, saved;
 
-	spec = malloc(sizeof(*spec));
-	if (!spec) {
-		fprintf(stderr, "bpf_load: %s: out of memory\n", path);
-		errno = ENOMEM;
-		return -1;
-	}
 	ret = bpf_object_load_file(path, spec, map_fd, prog_fd, bpf_log_buf,
 				   LOG_BUF_SIZE);
 	saved = errno;
@@ -244,7 +241,6 @@ int load_bpf_file(char *path)
 				bpf_log_buf[strlen(bpf_log_buf) - 1] == '\n' ? "" : "\n");
 	}
 	bpf_object_spec_free(spec);
-	free(spec);
 	errno = saved;
 	return ret;
 }

@@ -200,8 +200,12 @@ void hint_pin(int err, const char *file)
 		hint_not_bpffs(file, dir);
 	} else if (err == EPERM && strchr(name, '.')) {
 		hint_dotted(name);
-	} else if ((err == EPERM || err == EACCES) && geteuid() != 0) {
-		hint_privilege("create maps and programs");
+	} else if (err == EACCES && stat(dir, &st) == 0) {
+		/* the map or program exists: only the directory refused */
+		hint("%s is mode %04o, owned by uid %u: a pin adds a name to it, "
+		     "which needs write permission there; pin in a directory "
+		     "you may write to", dir, (unsigned int)(st.st_mode & 07777),
+		     (unsigned int)st.st_uid);
 	}
 }
 

@@ -158,6 +158,27 @@ TEST(every_call_with_opts_refuses_an_unset_sz_itself)
 }
 
 /*
+ * A BTF blob the kernel refuses, with a log buffer and a log level: the
+ * kernel says why in the buffer (a buffer without a level would be EINVAL
+ * before the blob is read, and stay empty).
+ */
+TEST(a_refused_btf_blob_is_explained_in_the_log)
+{
+	LIBBPF_OPTS(bpf_btf_load_opts, opts);
+	char btf_data[1] = { 0 };
+	char log[256];
+
+	memset(log, 0, sizeof(log));
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+	opts.log_level = 1;
+	EXPECT_EQ(-1, bpf_btf_load(btf_data, sizeof(btf_data), &opts));
+	EXPECT_EQ(EINVAL, errno) TH_LOG("%s", strerror(errno));
+	EXPECT_NE(0, log[0]) TH_LOG("the kernel left the log empty");
+	EXPECT_EQ(0, log[sizeof(log) - 1]);
+}
+
+/*
  * Asked for more than it has, the kernel fills its own struct bpf_map_info
  * and says how much that is; a caller must not read past it.
  */

@@ -57,6 +57,16 @@ step "COUNT goes up to 100; 101 is a usage error" --needs unshare '
 	expect_err "^usage: lo_watch PIN"
 '
 
+# SIZE 1400, the largest, fits in lo's datagrams as it is; 1401 is
+# refused by the usage check (below), not by the send.
+step "SIZE goes up to 1400" --needs unshare '
+	lo_watch_run "$FS/s" 1 1400
+	expect_status 0
+	expect_out "sent 1 UDP datagrams of 1400 bytes to 127.0.0.1:9" \
+		"the raw socket received: nothing"
+	expect_no_err
+'
+
 # COUNT alone: SIZE stays 100.
 step "COUNT without SIZE: datagrams of 100 bytes" --needs unshare '
 	lo_watch_run "$FS/s" 2

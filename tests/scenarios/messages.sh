@@ -576,6 +576,8 @@ fi
 
 prereq BPF_PRELOAD "no maps.debug in a new bpffs: the kernel has no bpf_preload" \
 	'[[ -e $FS/maps.debug ]]'
+prereq CAP_BPF "CAP_BPF came in Linux 5.8" \
+	'setpriv --inh-caps=-all,+bpf --ambient-caps=+bpf true'
 prereq UNPRIVILEGED_BPF_OFF "kernel.unprivileged_bpf_disabled is 0: users without CAP_BPF create maps" \
 	'[[ $(< /proc/sys/kernel/unprivileged_bpf_disabled) != 0 ]]'
 # (A kernel whose optmem_max is global has it in the first network
@@ -987,6 +989,20 @@ step "hint: another user gets a pin of mode 0644" --needs setpriv '
 	expect 1 "bpf: get fd:-1 (Permission denied)" -- \
 		"fds_example: cannot get $FS/mode: Permission denied" \
 		"fds_example: hint: $FS/mode is mode 0644: -G asks to read and write the object and the pin does not grant both to you; its owner can (chmod o+rw $FS/mode)"
+'
+
+# nobody with CAP_BPF (ambient, so the program keeps it) makes the map;
+# the root-owned directory refuses the pin's name.
+step "hint: another user pins in a directory it may not write to" --needs setpriv,CAP_BPF '
+	chmod 0755 "$T" "$FS"
+	install -m 0755 "$FDS_EXAMPLE" "$T/fds_example"
+	FDS_RUN=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		 --inh-caps=-all,+bpf --ambient-caps=+bpf "$T/fds_example")
+	fds -F "$FS/theirs" -P -m
+	expect 1 "bpf: map fd:3 (Success)" "bpf: pin ret:(-1,Permission denied)" -- \
+		"fds_example: cannot pin the map at $FS/theirs: Permission denied" \
+		"fds_example: hint: $FS is mode 0755, owned by uid 0: a pin adds a name to it, which needs write permission there; pin in a directory you may write to"
+	[[ ! -e $FS/theirs ]] || fail "$FS/theirs was made"
 '
 
 step "hint: another user creates a map, loads a program" --needs setpriv,UNPRIVILEGED_BPF_OFF '

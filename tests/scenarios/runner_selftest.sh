@@ -205,6 +205,18 @@ step "the runner refuses to run without tests.list, a scratch directory, or a gu
 	refused whole-seconds "run.sh: $T/whole-seconds: passes: not N.N seconds: 2"
 '
 
+# Each of the runner's parts missing: the runner stops, exit 1, before
+# any test (bash names the file it could not read).
+step "the runner refuses to run without any one of its parts" '
+	for part in plan test kselftest judge results; do
+		new_tree "$T/no-$part"
+		scenario passes "step one true"
+		rm "$tree/tests/runner/$part.sh"
+		run "no-$part"
+		refused "no-$part" "*$tree/tests/runner/$part.sh: No such file or directory"
+	done
+'
+
 # shard=K/N plans by tests/data/guest-seconds' figures (here a
 # scratch one): a test with no column of this kernel weighs its mean over
 # the columns, one with no figure at all 1 s. p1, 1.6 s on average, alone
@@ -391,6 +403,26 @@ step "kselftest.sh alone: the kernel runner's output split into each test's log 
 	expect_lines_of "$T/logs/a.log" a.log "KTAP version 1" "" "ok 1 x"
 	expect_lines_of "$T/logs/d.log" d.log "no result line for d from run_kselftest.sh"
 	expect_lines_of "$T/ks/kselftest.counts" counts "1 3 0"
+'
+
+# A run in one lane after a run in two, in the same results directory:
+# the second lane'"'"'s old output is not read again as this run'"'"'s (here a
+# stand-in run_kselftest.sh passes a, which the old lane 2 failed).
+step "kselftest.sh alone: a run forgets the lanes of the run before it" '
+	mkdir -p "$T/ksl/logs" "$T/ksl/res" "$T/ksl/tree"
+	printf "%s
+" "# selftests: fds_example: a.sh" "# not ok 1 x" \
+		"not ok 1 selftests: fds_example: a.sh # exit=1" > "$T/ksl/res/kselftest.2.ktap"
+	printf "%s
+" "#!/bin/sh" "echo \"# selftests: fds_example: a.sh\"" "echo \"# ok 1 x\"" \
+		"echo \"ok 1 selftests: fds_example: a.sh\"" > "$T/ksl/tree/run_kselftest.sh"
+	chmod +x "$T/ksl/tree/run_kselftest.sh"
+	part kselftest ". tests/runner/test.sh; logdir=$T/ksl/logs results=$T/ksl/res kselftest=$T/ksl/tree lanes=1
+		tests=(a.sh) pattern= shard= left_out=(); declare -A plan=()
+		kselftest_run > /dev/null; log=$T/ksl/logs/a.log; from_kselftest a.sh; echo \"a.sh \$rc\""
+	expect_status 0
+	expect_out "a.sh 0"
+	[[ ! -e $T/ksl/res/kselftest.2.ktap ]] || fail "the old lane 2 is still there"
 '
 
 # A whole native run (no pattern, no results in its plan) also checks the host's
