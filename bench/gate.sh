@@ -36,3 +36,18 @@ gate_row()
 	printf '%-34s %9s %7s %6s %8s %-12s  %s\n' "$1" "${2:--}" "${3:--}" "${4:--}" \
 		"${5:--}" "$goal" "$state"
 }
+
+# gate_write_baseline FILE FAILED WRITER: under BENCH_UPDATE=1, FILE
+# becomes what the function WRITER prints (written whole, then moved into
+# place), unless FAILED is 1: then FILE stays as it was, and says so.
+# Status 0 when FILE was written.
+gate_write_baseline()
+{
+	[[ ${BENCH_UPDATE:-} == 1 ]] || return 1
+	if (($2)); then
+		echo "bench: a step failed: $1 not rewritten"
+		return 1
+	fi
+	"$3" > "$1.new" && mv "$1.new" "$1" || return 1
+	echo "bench: wrote $1"
+}

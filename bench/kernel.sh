@@ -65,21 +65,19 @@ else
 	failed=1
 fi
 
-if [[ ${BENCH_UPDATE:-} == 1 ]] && ((failed)); then
-	echo "bench: a step failed: $baseline not rewritten"
-elif [[ ${BENCH_UPDATE:-} == 1 ]]; then
-	{
-		echo "# make bench's kernel baseline (bench/kernel.sh), the 2-core CI machine"
-		echo "# kind, $(date -u +%Y-%m-%d): each figure's ratio to its reference"
-		echo "# (the builds: ref_compile, ${refs[cold]} s and ${refs[incremental]} s; the"
-		echo "# mutant $mutant: ref_guest, ${refs[mutant]} s). BENCH_UPDATE=1 make bench"
-		echo "# rewrites this file."
-		for what in cold incremental mutant; do
-			printf '%s\t%s\n' "$what" "${ratio[$what]}"
-		done
-	} > "$baseline.new" && mv "$baseline.new" "$baseline"
-	echo "bench: wrote $baseline"
-fi
+kernel_baseline()
+{
+	echo "# make bench's kernel baseline (bench/kernel.sh), the 2-core CI machine"
+	echo "# kind, $(date -u +%Y-%m-%d): each figure's ratio to its reference"
+	echo "# (the builds: ref_compile, ${refs[cold]} s and ${refs[incremental]} s; the"
+	echo "# mutant $mutant: ref_guest, ${refs[mutant]} s). BENCH_UPDATE=1 make bench"
+	echo "# rewrites this file."
+	for what in cold incremental mutant; do
+		printf '%s\t%s\n' "$what" "${ratio[$what]}"
+	done
+}
+gate_write_baseline "$baseline" "$failed" kernel_baseline
+
 if [[ -f $baseline ]]; then
 	while read -r what r; do
 		[[ $what == \#* || -z $what ]] || base[$what]=$r

@@ -153,27 +153,24 @@ write_guest_seconds()
 }
 
 # --- against the baseline --------------------------------------------------
-if [[ ${BENCH_UPDATE:-} == 1 ]] && ((failed)); then
-	echo "bench: a run failed: $baseline not rewritten"
-elif [[ ${BENCH_UPDATE:-} == 1 ]]; then
-	{
-		echo "# make bench's baseline (bench/vm.sh): amd64 guests under TCG on the"
-		echo "# 2-core CI machine kind, $(date -u +%Y-%m-%d), as ratios to the"
-		echo "# reference guest of the same run (bench/reference.sh). Per kernel:"
-		echo "# the median seconds to the suite's start over $boots boots, and the"
-		echo "# seconds to the verdict in make check-vm's default matrix, the lowest"
-		echo "# ratio of $runs runs; \"whole\": its wall time. The reference took"
-		echo "# ${best_ref[whole]} s in the matrix's best run, $boot_ref s before the boots."
-		echo "# BENCH_UPDATE=1 make bench rewrites this file."
-		printf '# kernel\tboot\tverdict\n'
-		for label in "${M_LABELS[@]}"; do
-			printf '%s\t%s\t%s\n' "$label" "${boot_ratio[$label]:--}" "${best[$label]}"
-		done
-		printf 'whole\t-\t%s\n' "${best[whole]}"
-	} > "$baseline.new" && mv "$baseline.new" "$baseline"
-	echo "bench: wrote $baseline"
-	write_guest_seconds
-fi
+. bench/gate.sh
+vm_baseline()
+{
+	echo "# make bench's baseline (bench/vm.sh): amd64 guests under TCG on the"
+	echo "# 2-core CI machine kind, $(date -u +%Y-%m-%d), as ratios to the"
+	echo "# reference guest of the same run (bench/reference.sh). Per kernel:"
+	echo "# the median seconds to the suite's start over $boots boots, and the"
+	echo "# seconds to the verdict in make check-vm's default matrix, the lowest"
+	echo "# ratio of $runs runs; \"whole\": its wall time. The reference took"
+	echo "# ${best_ref[whole]} s in the matrix's best run, $boot_ref s before the boots."
+	echo "# BENCH_UPDATE=1 make bench rewrites this file."
+	printf '# kernel\tboot\tverdict\n'
+	for label in "${M_LABELS[@]}"; do
+		printf '%s\t%s\t%s\n' "$label" "${boot_ratio[$label]:--}" "${best[$label]}"
+	done
+	printf 'whole\t-\t%s\n' "${best[whole]}"
+}
+gate_write_baseline "$baseline" "$failed" vm_baseline && write_guest_seconds
 if [[ ! -f $baseline ]]; then
 	echo "bench: no $baseline (BENCH_UPDATE=1 make bench writes it)"
 	exit 1
@@ -183,7 +180,6 @@ while read -r label b v; do
 	base_boot[$label]=$b base_verdict[$label]=$v
 done < "$baseline"
 
-. bench/gate.sh
 echo "## Guests under TCG, as ratios to the reference guest of the same run (more than 1.2x the baseline's ratio fails)"
 gate_header
 for label in "${M_LABELS[@]}"; do

@@ -80,4 +80,33 @@ step "a reference that fails says so and fails" '
 	expect_status 1
 	expect_out "bench: no kernel tree at $T/nowhere"
 '
+# write BENCH_UPDATE FAILED: gate_write_baseline of $T/base, its writer
+# printing "new", in a subshell of the sourced file; its output and
+# status in $T/out, the file's content after it in $T/after.
+write()
+{
+	echo old > "$T/base"
+	(
+		cd "$TOP" && . bench/gate.sh
+		# shellcheck disable=SC2317 # called by gate_write_baseline
+		fresh() { echo new; }
+		rc=0
+		BENCH_UPDATE=$1 gate_write_baseline "$T/base" "$2" fresh || rc=$?
+		echo "status $rc"
+	) > "$T/out"
+	cp "$T/base" "$T/after"
+}
+
+step "the baseline is rewritten under BENCH_UPDATE=1 alone, and never after a failed step" '
+	write 1 0
+	expect_out "bench: wrote $T/base" "status 0"
+	expect_lines_of "$T/after" baseline new
+	[[ ! -e $T/base.new ]] || fail "base.new left behind"
+	write "" 0
+	expect_out "status 1"
+	expect_lines_of "$T/after" baseline old
+	write 1 1
+	expect_out "bench: a step failed: $T/base not rewritten" "status 1"
+	expect_lines_of "$T/after" baseline old
+'
 scenario_end
