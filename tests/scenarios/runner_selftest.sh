@@ -340,6 +340,17 @@ step "plan.sh alone: shards share the tests out by weight (a 3 s, b 2 s, c 1.5 s
 	expect_out "run.sh: shard=2/1: not K/N with 1 <= K <= N"
 '
 
+# The weights themselves, in tenths of a second: the label's own column,
+# else the mean of the others (a leading zero is no octal), else none
+# (plan_shard then counts 1 s).
+step "plan.sh alone: a weight is in tenths of a second, the kernel column or the mean" '
+	printf "%s\n" "test k m" "a.sh 1.6 -" "b.sh - 09.9" "c.sh - -" "d.sh 2.0 3.0" > "$T/w"
+	part plan "declare -A weight=(); label=k guest_seconds=$T/w TOP=.; read_weights
+		for t in a.sh b.sh c.sh d.sh; do echo \"\$t \${weight[\$t]:-none}\"; done"
+	expect_status 0
+	expect_out "a.sh 16" "b.sh 99" "c.sh none" "d.sh 20"
+'
+
 step "judge.sh alone: a test's cases counted from its own KTAP, its exit status weighed against them" '
 	printf "%s\n" "KTAP version 1" "1..4" "  ok 1 nested" "ok 1 one" "not ok 2 two # why" "ok 3 three # SKIP no disk" \
 		"ok 4 four" > "$T/case.log"
@@ -405,8 +416,39 @@ step "kselftest.sh alone: the kernel runner's output split into each test's log 
 	expect_lines_of "$T/ks/kselftest.counts" counts "1 3 0"
 '
 
+# The runner's output kept whole by a lane: its blank lines, and a last
+# line without its newline.
+step "kselftest.sh alone: a lane keeps every line, blank or unterminated" '
+	mkdir -p "$T/kl"
+	part kselftest "logdir=$T/kl; printf \"a\\n\\nb\" | keep_lane $T/kl/lane"
+	expect_status 0
+	expect_lines_of "$T/kl/lane" lane a "" b
+'
+
+# lib.sh under VALGRIND=1: fds_example runs under memcheck, and its exit
+# 99 (memcheck's error status) fails the step; without VALGRIND, 99 is a
+# status like any other.
+step "lib.sh: VALGRIND=1 runs fds_example under memcheck, and exit 99 then fails the step" '
+	new_tree "$T/vg"
+	cat > "$tree/tests/scenarios/memcheck.sh" <<- "EOF"
+		. "$(dirname "$0")/../lib.sh"
+		scenario_begin
+		step wrapped '"'"'[[ ${FDS_RUN[0]} == valgrind ]]'"'"'
+		FDS_RUN=(sh -c "exit 99" sh)
+		step ninety-nine '"'"'fds -x; ((status == 99))'"'"'
+		scenario_end
+	EOF
+	run vg VALGRIND=1
+	grep -qx "  ok 1 wrapped" "$T/vg.out" || fail "VALGRIND=1: not under valgrind: $(<"$T/vg.out")"
+	grep -qx "  not ok 2 ninety-nine" "$T/vg.out" || fail "VALGRIND=1: exit 99 passed: $(<"$T/vg.out")"
+	grep -q "valgrind found errors in: fds_example -x" "$T/vg.out" || fail "no reason: $(<"$T/vg.out")"
+	run novg
+	grep -qx "  not ok 1 wrapped" "$T/novg.out" || fail "under valgrind without VALGRIND=1: $(<"$T/novg.out")"
+	grep -qx "  ok 2 ninety-nine" "$T/novg.out" || fail "exit 99 failed without VALGRIND=1: $(<"$T/novg.out")"
+'
+
 # A run in one lane after a run in two, in the same results directory:
-# the second lane'"'"'s old output is not read again as this run'"'"'s (here a
+# the second lane's old output is not read again as this run's (here a
 # stand-in run_kselftest.sh passes a, which the old lane 2 failed).
 step "kselftest.sh alone: a run forgets the lanes of the run before it" '
 	mkdir -p "$T/ksl/logs" "$T/ksl/res" "$T/ksl/tree"
