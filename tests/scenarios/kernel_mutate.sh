@@ -254,7 +254,7 @@ step "a kernel that fails unmutated judges nothing" '
 	[[ ! -s $T/out ]] || fail "mutants ran: $(<"$T/out")"
 '
 
-step "the list refuses an unknown key, a block without why:, two of one name" '
+step "the list refuses an unknown key, a block without why:, two of one name, a key twice" '
 	made_up
 	n=$(line_count "$T/list")
 	printf "%s\n" "" "id: x" "file: f" "from: a" "to: b" "wy: c" >> "$T/list"
@@ -271,5 +271,10 @@ step "the list refuses an unknown key, a block without why:, two of one name" '
 	mutate --check
 	expect_status 1
 	expect_file "$T/err" "kernel-mutate: $T/list: two mutants are called ino-get"
+	made_up
+	printf "%s\n" "" "id: x" "file: f" "from: a" "to: b" "from: c" "why: d" >> "$T/list"
+	mutate --check
+	expect_status 1
+	expect_file "$T/err" "kernel-mutate: $T/list:$((n + 6)): a second from: line"
 '
 scenario_end
