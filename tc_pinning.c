@@ -136,7 +136,7 @@ static void unpin_new_maps(struct pin_state *ps, unsigned int cnt)
 	for (i = cnt; i-- > 0;)
 		if (ps->new_pin[i] == NEW_PIN_MADE)
 			unlink(ps->path[i]);
-	for (i = 3; i-- > 0;)
+	for (i = TC_PIN_DIRS; i-- > 0;)
 		if (ps->made_dir[i])
 			rmdir(ps->dir[i]);
 	errno = saved;

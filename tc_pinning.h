@@ -31,13 +31,16 @@ enum new_pin {
 	NEW_PIN_MADE,
 };
 
+/* tc, tc/globals, tc/OBJ: the directories a load may make */
+#define TC_PIN_DIRS 3
+
 /* Pin paths of one load: the maps' (empty if not pinned), what was made. */
 struct pin_state {
-	/* tc, tc/globals, tc/OBJ: dir[pinning] holds a map's pin */
-	char dir[3][BPF_PIN_PATH_LEN];
+	/* dir[pinning] holds a map's pin */
+	char dir[TC_PIN_DIRS][BPF_PIN_PATH_LEN];
 	char path[MAX_MAPS][BPF_PIN_PATH_LEN];
 	enum new_pin new_pin[MAX_MAPS];
-	int made_dir[3];
+	int made_dir[TC_PIN_DIRS];
 };
 
 /* The directories and paths of the spec's pinned maps into ps. */

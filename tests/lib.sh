@@ -184,8 +184,9 @@ step_name()
 	STEP_NUM=$((STEP_NUM + 1))
 	STEP_NAMES[$1]=$((seen + 1))
 	STEP_NAME=$1
-	((seen)) && STEP_NAME+=" ($((seen + 1)))"
-	return 0
+	if ((seen)); then
+		STEP_NAME+=" ($((seen + 1)))"
+	fi
 }
 
 # step_run BODY [ARG...]: BODY with ARG... as its "$@", in the subshell

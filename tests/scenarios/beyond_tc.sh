@@ -168,10 +168,13 @@ step "a load the verifier refuses pins nothing" '
 	done
 '
 
-step "tc loading its object after the project pinned the map reuses it" --needs tc,clsact '
+step "tc loading its object after the project pinned the map (its directories mode 0700) reuses it" --needs tc,clsact '
 	mkdir "$T/fs3" && mount -t bpf bpf "$T/fs3"
 	TC_BPF_MNT=$T/fs3 fds -F "$T/fs3/prog" -P -p -o "$(legacy legacy)"
 	expect_status 0
+	# its directories made as tc makes them: for their owner alone
+	modes=$(stat -c %a "$T/fs3/tc" "$T/fs3/tc/globals" | tr "\n" " ")
+	[[ $modes == "700 700 " ]] || fail "tc and tc/globals are mode $modes, not 700"
 	rm "$T/fs3/prog"
 	id=$("$MAP_IDS" pinned "$T/fs3/tc/globals/tc_count")
 	TC_BPF_MNT=$T/fs3 tc filter add dev lo egress bpf da obj "$TC_OBJ" sec classifier

@@ -244,6 +244,7 @@ step "lanes=2: two runners at once, the same verdicts, each lane valid KTAP" --n
 	n1=$(grep -c "^[a-z ]*ok [0-9]* selftests:" "$T/lanes/kselftest.ktap")
 	n2=$(grep -c "^[a-z ]*ok [0-9]* selftests:" "$T/lanes/kselftest.2.ktap")
 	((n1 + n2 == 6 && n1 > 0 && n2 > 0)) || fail "lanes of $n1 and $n2 tests, not 6 in two"
+	grep -qx "# lane 2 of 2:" "$T/lanes.out" || fail "lane 2 printed without its header: $(<"$T/lanes.out")"
 	grep -qxF "fail: two" "$T/lanes/failures" || fail "failures: $(<"$T/lanes/failures")"
 	grep -q "^  # a: [0-9]*\.[0-9]s$" "$T/lanes/ktap" || fail "no seconds for a: $(grep "# a:" "$T/lanes/ktap")"
 	scripts/ktap_check.py "$T/lanes" > "$T/lanes.check" || fail "$(<"$T/lanes.check")"

@@ -205,6 +205,20 @@ step "the runner refuses to run without tests.list, a scratch directory, or a gu
 	refused whole-seconds "run.sh: $T/whole-seconds: passes: not N.N seconds: 2"
 '
 
+# fail_fast=1 (make mutate's runs): the run stops at the first test that
+# fails, not before it.
+step "fail_fast=1 stops after the first failing test, and runs every test before it" '
+	new_tree "$T/ff"
+	scenario a1 "step one true"
+	scenario b2 "step bad false"
+	scenario c3 "step one true"
+	run ff fail_fast=1
+	[[ $(<"$T/ff.rc") == 1 ]] || fail "exit $(<"$T/ff.rc"): $(<"$T/ff.out")"
+	grep -qx "ok 1 a1" "$T/ff.out" || fail "a1 not run: $(<"$T/ff.out")"
+	grep -qx "not ok 2 b2" "$T/ff.out" || fail "b2 not run: $(<"$T/ff.out")"
+	! grep -q "c3" "$T/ff.out" || fail "c3 ran after the failure: $(<"$T/ff.out")"
+'
+
 # Each of the runner's parts missing: the runner stops, exit 1, before
 # any test (bash names the file it could not read).
 step "the runner refuses to run without any one of its parts" '
@@ -563,6 +577,24 @@ step "the checker fails a plan moved after the results, and the kernel parser is
 	expect_check plan-late 1 "ktap: $T/plan-late/ktap: line 4: a result before the plan" \
 		"ktap: $T/plan-late/ktap: line 6: the plan is not right after the version line" \
 		"ktap: $T/plan-late/ktap: the kernel parser did not finish in 3 s"
+'
+
+# A level inside a nested level (here in test one, as a kselftest binary's
+# cases are inside its test) is indented two more than its parent, not
+# than the top.
+step "the checker passes a level nested in a nested level" --host-only --needs KUNIT '
+	ktap_check deeper "/^  1\.\.2$/a\    KTAP version 1\n    1..1\n    ok 1 deep" || true
+	expect_check deeper 0 "ktap: KTAP v1, read by the kernel parser as 2 passed, 0 failed, 0 skipped, as counted"
+'
+
+# A version line inside a level that has not ended closes that level (and
+# says so, and what it lacked) before the new one begins.
+step "the checker closes the unended level at a version line of its indent" --host-only --needs KUNIT '
+	ktap_check reopened "/^  ok 1 one$/a\  KTAP version 1\n  1..1\n  ok 1 x" || true
+	expect_check reopened 1 \
+		"ktap: $T/reopened/ktap: line 6: a version line inside a level that has not ended: a nested test without its result line" \
+		"ktap: $T/reopened/ktap: line 6: the level begun on line 3 planned 2 results and has 1" \
+		"ktap: $T/reopened/ktap: line 11: the level begun on line 6 planned 1 results and has 2"
 '
 
 # The parser, which loops on that KTAP (it grows by some MB a second, and
