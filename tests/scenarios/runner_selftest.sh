@@ -466,11 +466,9 @@ step "lib.sh: VALGRIND=1 runs fds_example under memcheck, and exit 99 then fails
 # stand-in run_kselftest.sh passes a, which the old lane 2 failed).
 step "kselftest.sh alone: a run forgets the lanes of the run before it" '
 	mkdir -p "$T/ksl/logs" "$T/ksl/res" "$T/ksl/tree"
-	printf "%s
-" "# selftests: fds_example: a.sh" "# not ok 1 x" \
+	printf "%s\n" "# selftests: fds_example: a.sh" "# not ok 1 x" \
 		"not ok 1 selftests: fds_example: a.sh # exit=1" > "$T/ksl/res/kselftest.2.ktap"
-	printf "%s
-" "#!/bin/sh" "echo \"# selftests: fds_example: a.sh\"" "echo \"# ok 1 x\"" \
+	printf "%s\n" "#!/bin/sh" "echo \"# selftests: fds_example: a.sh\"" "echo \"# ok 1 x\"" \
 		"echo \"ok 1 selftests: fds_example: a.sh\"" > "$T/ksl/tree/run_kselftest.sh"
 	chmod +x "$T/ksl/tree/run_kselftest.sh"
 	part kselftest ". tests/runner/test.sh; logdir=$T/ksl/logs results=$T/ksl/res kselftest=$T/ksl/tree lanes=1
